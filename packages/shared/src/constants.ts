@@ -1,0 +1,85 @@
+// Business constants of the product spec (§9) and the design card. One source of truth for both apps.
+
+declare const __PRODUCT_NAME__: string | undefined;
+declare const process: { env: Record<string, string | undefined> } | undefined;
+
+function configuredProductName(): string {
+  // The web build replaces __PRODUCT_NAME__ (vite `define`); Node reads PRODUCT_NAME.
+  if (typeof __PRODUCT_NAME__ !== 'undefined' && __PRODUCT_NAME__) return __PRODUCT_NAME__;
+  if (typeof process !== 'undefined' && process.env.PRODUCT_NAME) return process.env.PRODUCT_NAME;
+  return 'STRM';
+}
+
+/** The token ticker and product word, `{product}` in the spec. */
+export const PRODUCT = configuredProductName();
+
+export const DASHBOARD_VERSION = 'v1.1.0-Beta';
+export const MAINTENANCE_VERSION = 'v1.1.1-Beta';
+export const REGISTRATION_VERSION = MAINTENANCE_VERSION;
+
+export const TOKEN_DECIMALS = 6;
+export const BASE_UNITS_PER_TOKEN = 10n ** BigInt(TOKEN_DECIMALS);
+
+export const HOLDER_TIER_THRESHOLDS = { pro: 500_000, elite: 1_000_000 } as const;
+
+export const SECONDS_PER_HOUR = 3600;
+export const SECONDS_PER_DAY = 86_400;
+export const DAILY_MINING_LIMIT_SECONDS = 28_800;
+export const DAILY_LIMIT_WARNING_SECONDS = 1800;
+export const RATE_DOUBLING_DAYS = 10;
+/** The rate-increase progress bar spans ten days. */
+export const RATE_INCREASE_PERIOD_SECONDS = RATE_DOUBLING_DAYS * SECONDS_PER_DAY;
+export const DEFAULT_MAX_MINING_RATE = 64;
+
+export const CALCULATOR = {
+  defaultPriceUsd: 1,
+  priceStep: 0.00000001,
+  defaultHoursPerDay: 8,
+  fallbackMaxHoursPerDay: 8,
+  minHoursPerDay: 1,
+  minDaysHolding: 0,
+  maxDaysHolding: 120,
+  defaultDaysHolding: 120,
+} as const;
+
+export const DAYS_PER_MONTH = 30;
+
+export const INTERVALS_MS = {
+  marketRefresh: 30_000,
+  maintenancePoll: 30_000,
+  timezoneClock: 60_000,
+  rateToast: 3000,
+  authErrorRemoval: 5000,
+  toast: 5000,
+} as const;
+
+export const SOCKET_RECONNECT = { attempts: 5, delayMs: 1000, delayMaxMs: 5000 } as const;
+export const REALTIME_EVENTS_PER_SECOND = 10;
+
+export const TIER_FETCH_RETRY = { maxAttempts: 3, baseDelayMs: 1000, invalidFormatDelayMs: 1000 } as const;
+
+export const HTTP_TIMEOUT_MS = 0;
+export const TIKTOK_API_ENABLED = false;
+export const TIMEZONE_MAX_CHANGES = 1;
+export const TWITCH_POPUP = { width: 600, height: 800 } as const;
+export const TWITCH_AUTH_MESSAGE_TYPE = 'TWITCH_AUTH';
+
+export const PLATFORMS = ['tiktok', 'twitch'] as const;
+export const REGISTRATION_PLATFORMS = ['tiktok', 'twitch', 'kick', 'youtube'] as const;
+export const STREAMING_FREQUENCIES = [
+  'Daily',
+  '3-5 times per week',
+  '1-2 times per week',
+  'A few times per month',
+] as const;
+export const CONTENT_TYPES = [
+  'Gaming',
+  'Just Chatting',
+  'Music',
+  'Art',
+  'Educational',
+  'Crypto/Web3',
+  'Other',
+] as const;
+
+export const API_BASE_PATH = '/api/v1';

@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import { CONTENT_TYPES, PLATFORMS, REGISTRATION_PLATFORMS, STREAMING_FREQUENCIES } from './constants.ts';
+
+// ---- primitives -------------------------------------------------------------------------------
+
+/** A base58 Solana address (32-44 characters); the API also decodes it to 32 bytes. */
+export const walletSchema = z
+  .string()
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'Invalid wallet address');
+
+/** A base58 transaction signature (64 bytes, 86-88 characters). */
+export const signatureSchema = z
+  .string()
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, 'Invalid transaction signature');
+
+export const platformSchema = z.enum(PLATFORMS);
+export type Platform = z.infer<typeof platformSchema>;
+
+/** Any IANA time zone the runtime knows. */
+export const timezoneSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Unknown time zone');
+
+// ---- errors -------------------------------------------------------------------------------------
+
+/** Every API error: a stable machine code and the message a user may see. */
+export const apiErrorSchema = z.object({ error: z.string(), message: z.string() });
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+// ---- auth ---------------------------------------------------------------------------------------
+
+export const nonceResponseSchema = z.object({
+  nonce: z.string(),
+  domain: z.string(),
+  issuedAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+});
+export type NonceResponse = z.infer<typeof nonceResponseSchema>;
+
+export const authenticateRequestSchema = z.object({
+  publicKey: walletSchema,
+  /** The wallet's ed25519 signature of the sign-in message, as an array of byte numbers. */
+  signedMessage: z.array(z.number().int().min(0).max(255)).length(64),
+  nonce: z.string().min(16).max(128),
+});
+export type AuthenticateRequest = z.infer<typeof authenticateRequestSchema>;
+
+export const authenticateResponseSchema = z.object({ token: z.string() });
+
+/** The Sign-In-With-Solana style message the wallet signs; built identically on both sides. */
+export function buildSignInMessage(input: {
+  domain: string;
+  wallet: string;
+  nonce: string;
+  issuedAt: string;
+  expiresAt: string;
+  product: string;
+}): string {
+  return [
+    `${input.domain} wants you to sign in with your Solana account:`,
+    input.wallet,
+    '',
+    `Sign in to the ${input.product} Mining Platform.`,
+    '',
+    `Nonce: ${input.nonce}`,
+    `Issued At: ${input.issuedAt}`,
+    `Expiration Time: ${input.expiresAt}`,
+  ].join('\n');
+}
+
+// ---- beta registration ----------------------------------------------------------------------
+
+const requiredText = (label: string, max: number) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} is too long`);
+
+/** What the registration form submits (spec §5). The wallet comes from the token, the balance from the chain. */
+export const registrationRequestSchema = z.object({
+  name: requiredText('Name', 200),
+  email: z.string({ error: 'Email is required' }).trim().pipe(z.email('Enter a valid email address').max(320)),
+  platform: z.enum(REGISTRATION_PLATFORMS, { error: 'Choose a streaming platform' }).default('tiktok'),
+  platform_username: requiredText('Platform username', 100),
+  discord_username: z
+    .string()
+    .trim()
+    .max(100, 'Discord username is too long')
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  streaming_frequency: z.enum(STREAMING_FREQUENCIES, { error: 'Choose a streaming frequency' }),
+  follower_count: z.coerce
+    .number({ error: 'Follower count must be a number' })
+    .int('Follower count must be a whole number')
+    .min(0, 'Follower count cannot be negative')
+    .max(2_000_000_000, 'Follower count is too large'),
+  content_type: z.enum(CONTENT_TYPES, { error: 'Choose a content type' }),
+  project_interest: requiredText('Project interest', 5000),
+});
+export type RegistrationRequest = z.input<typeof registrationRequestSchema>;
+export type RegistrationInput = z.output<typeof registrationRequestSchema>;
+
+export const registrationSchema = registrationRequestSchema.extend({
+  wallet: walletSchema,
+  /** The spec's `{product}_tokens`: wallet balance (whole tokens) at submit time, read by the server. */
+  token_balance: z.number().nonnegative(),
+  created_at: z.iso.datetime(),
+});
+export type Registration = z.infer<typeof registrationSchema>;
+
+export const registrationResponseSchema = z.object({ registration: registrationSchema.nullable() });
+export const betaAccessResponseSchema = z.object({ hasAccess: z.boolean() });
+
+// ---- streamer, platforms, verification --------------------------------------------------
+
+export const streamerSchema = z.object({
+  wallet: walletSchema,
+  pendingReward: z.number().nonnegative(),
+  isAdmin: z.boolean(),
+  timezone: z.string(),
+  timezoneChangedTimes: z.number().int().nonnegative(),
+});
+export type Streamer = z.infer<typeof streamerSchema>;
+
+export const platformStatusSchema = z.object({
+  platform: platformSchema,
+  isVerified: z.boolean(),
+  username: z.string().nullable(),
+});
+export type PlatformStatus = z.infer<typeof platformStatusSchema>;
+
+export const platformsResponseSchema = z.object({ success: z.boolean(), platforms: z.array(platformStatusSchema) });
+
+export const verificationResponseSchema = z.object({
+  success: z.boolean(),
+  verificationCode: z.string().optional(),
+  message: z.string().optional(),
+});
+export type VerificationResponse = z.infer<typeof verificationResponseSchema>;
+
+export const streamerValidationRequestSchema = z.object({ platform: platformSchema, wallet: walletSchema });
+export const verifyStreamerRequestSchema = z.object({
+  platform: platformSchema,
+  verificationCode: z.string().trim().max(64).optional(),
+  accessToken: z.string().trim().max(4096).optional(),
+  accessTokenExp: z.coerce.number().int().positive().optional(),
+});
+export const updateUsernameRequestSchema = z.object({
+  platform: platformSchema,
+  username: z
+    .string()
+    .trim()
+    .min(1, 'Username is required')
+    .max(64)
+    .regex(/^@?[A-Za-z0-9_.]+$/, 'Invalid username'),
+});
+export const timezoneRequestSchema = z.object({ timezone: timezoneSchema });
+export const walletQuerySchema = z.object({ wallet: walletSchema });
+
+// ---- maintenance, market, health ------------------------------------------------------------
+
+export const maintenanceStatusSchema = z.object({ is_maintenance: z.boolean(), message: z.string() });
+export type MaintenanceStatus = z.infer<typeof maintenanceStatusSchema>;
+
+export const maintenanceStartSchema = z.object({
+  start: z.literal(true),
+  message: z.string().trim().min(1).max(500).optional(),
+});
+export const maintenanceStopSchema = z.object({ stop: z.literal(true) });
+
+export const marketDataSchema = z.object({
+  price: z.number(),
+  marketCap: z.number(),
+  volume24h: z.number(),
+  transactions: z.object({ buys: z.number().int(), sells: z.number().int() }),
+});
+export type MarketData = z.infer<typeof marketDataSchema>;
+
+const componentHealth = z.object({ ok: z.boolean(), error: z.string().optional() });
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: componentHealth,
+  chain: componentHealth,
+});
+export type Health = z.infer<typeof healthSchema>;
+
+// ---- socket events ----------------------------------------------------------------------
+
+export const clientEvents = {
+  'join-room': z.object({ platform: platformSchema, walletId: walletSchema }),
+  'leave-room': z.object({ platform: platformSchema, walletId: walletSchema }),
+  'start-stream': z.object({
+    platform: platformSchema,
+    wallet: walletSchema,
+    username: z.string().trim().min(1).max(64),
+    tier: z.string().trim().min(1).max(32),
+  }),
+  'stop-stream': z.object({ platform: platformSchema, wallet: walletSchema }),
+  'increase-rate': z.object({ platform: platformSchema, wallet: walletSchema }),
+  'collect-rewards': z.object({ signature: signatureSchema, wallet: walletSchema }),
+  'activate-tier': z.object({ signature: signatureSchema, tier: z.string().trim().min(1).max(32) }),
+  'deactivate-tier': z.object({ signature: signatureSchema, tier: z.string().trim().max(32).optional() }),
+} as const;
+export type ClientEventName = keyof typeof clientEvents;
+export type ClientEventPayload<E extends ClientEventName> = z.infer<(typeof clientEvents)[E]>;
+
+const isoTime = z.iso.datetime();
+export const serverEvents = {
+  'stream-started': z.object({
+    miningRate: z.number(),
+    platform: platformSchema,
+    currentDailyDuration: z.number(),
+    nextRateIncrease: isoTime.nullable(),
+  }),
+  'mining-update': z.object({
+    duration: z.number(),
+    minedAmount: z.number(),
+    miningRate: z.number(),
+    platform: platformSchema,
+    currentDailyDuration: z.number(),
+  }),
+  'stream-stopped': z.object({ duration: z.number(), amountMined: z.number(), pendingReward: z.number() }),
+  'joined-room': z.object({ platform: platformSchema, room: z.string() }),
+  'room-data': z.object({ platform: platformSchema, room: z.string(), isLive: z.boolean() }),
+  'room-error': z.object({ message: z.string() }),
+  'left-room': z.object({ platform: platformSchema }),
+  'tier-activated': z.object({ tier: z.string(), signature: signatureSchema }),
+  'tier-deactivated': z.object({ tier: z.string(), signature: signatureSchema }),
+  'tier-error': z.object({ message: z.string() }),
+  'maintenance-starting': z.object({ message: z.string() }),
+  'maintenance-ended': z.object({}),
+  error: z.object({ message: z.string() }),
+  dailyLimitReached: z.object({ message: z.string(), currentDailyDuration: z.number() }),
+  'rate-increased': z.object({ status: z.enum(['success', 'not-due']), miningRate: z.number(), nextRateIncrease: isoTime.nullable() }),
+  'rewards-collected': z.object({ amount: z.number(), signature: signatureSchema }),
+  'rewards-error': z.object({ message: z.string() }),
+  'twitch:not-live': z.object({ message: z.string() }),
+} as const;
+export type ServerEventName = keyof typeof serverEvents;
+export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serverEvents)[E]>;
+
+/** Twitch popup → opener message (accepted only same-origin, with an access token). */
+export const twitchAuthMessageSchema = z.object({
+  type: z.literal('TWITCH_AUTH'),
+  access_token: z.string().min(1),
+  expires_in: z.coerce.number().int().positive().optional(),
+});
