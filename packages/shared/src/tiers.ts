@@ -14,7 +14,10 @@ export interface Tier {
   order_by: number;
 }
 
-const numeric = z.union([z.number(), z.string().trim().min(1)]).pipe(z.coerce.number().finite());
+const numeric = z
+  .union([z.number(), z.string().trim().min(1)])
+  .transform((v) => Number(v))
+  .pipe(z.number().finite());
 const nonNegative = numeric.pipe(z.number().nonnegative());
 
 const tierFields = {

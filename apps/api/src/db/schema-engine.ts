@@ -22,7 +22,10 @@ let wasmReady: Promise<void> | undefined;
 
 function loadWasm(): Promise<void> {
   wasmReady ??= (async () => {
-    const file = join(dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
+    const file = join(
+      dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')),
+      'schema_engine_bg.wasm',
+    );
     const { instance } = await WebAssembly.instantiate(await readFile(file), {
       './schema_engine_bg.js': engineBindings,
     });
@@ -91,7 +94,10 @@ export async function withSchemaEngine<T>(
 
 export async function readMigrations(): Promise<MigrationList> {
   const entries = await readdir(migrationsDir, { withFileTypes: true });
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const dirs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const lockPath = join(migrationsDir, 'migration_lock.toml');
   return {
     baseDir: migrationsDir,
@@ -102,7 +108,10 @@ export async function readMigrations(): Promise<MigrationList> {
         path,
         migrationFile: {
           path: 'migration.sql',
-          content: { tag: 'ok' as const, value: await readFile(join(migrationsDir, path, 'migration.sql'), 'utf8') },
+          content: {
+            tag: 'ok' as const,
+            value: await readFile(join(migrationsDir, path, 'migration.sql'), 'utf8'),
+          },
         },
       })),
     ),
@@ -130,6 +139,6 @@ export async function diffScript(connectionString: string, fromSchema?: string):
       exitCode: null,
       filters: noFilters,
     });
-    return result.stdout;
+    return result.stdout ?? '';
   });
 }

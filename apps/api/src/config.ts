@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { walletSchema } from '@strm/shared';
+import { z } from 'zod';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws(s) URL' });
+const csv = <T extends z.ZodType<string, string>>(item: T) =>
+  z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));
+const origin = z
+  .url({ error: 'must be a list of origins such as http://127.0.0.1:3000' })
+  .transform((u) => new URL(u).origin);
+const port = z.coerce.number().int().min(0).max(65_535);
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  DATA_DIR: z.string().min(1).default(join(repoRoot, '.data')),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
+  EMBEDDED_PG_PORT: port.default(54_320),
+  SOLANA_RPC_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  SOLANA_WS_URL: z.preprocess(emptyAsUndefined, wsUrl.optional()),
+  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  JWT_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  ADMIN_WALLETS: csv(walletSchema),
+  WEB_ORIGINS: csv(origin),
+  SIGN_IN_DOMAIN: z.preprocess(emptyAsUndefined, z.string().optional()),
+  WEB_DIST: z.string().default(join(repoRoot, 'apps', 'web', 'dist')),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+});
+
+export type Config = ReturnType<typeof finalise>;
+
+export class ConfigError extends Error {}
+
+function finalise(env: z.infer<typeof envSchema>) {
+  const webOrigins = env.WEB_ORIGINS?.length
+    ? env.WEB_ORIGINS
+    : [
+        `http://127.0.0.1:${env.PORT}`,
+        `http://localhost:${env.PORT}`,
+        // Vite's dev server (`pnpm dev`).
+        'http://127.0.0.1:5173',
+        'http://localhost:5173',
+      ];
+  return {
+    nodeEnv: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    dataDir: resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    embeddedPgPort: env.EMBEDDED_PG_PORT,
+    solanaRpcUrl: env.SOLANA_RPC_URL,
+    solanaWsUrl: env.SOLANA_WS_URL,
+    jwtSecret: env.JWT_SECRET,
+    jwtTtlSeconds: env.JWT_TTL_SECONDS,
+    adminWallets: new Set(env.ADMIN_WALLETS),
+    webOrigins,
+    signInDomain: env.SIGN_IN_DOMAIN ?? new URL(webOrigins[0]!).host,
+    webDist: resolve(env.WEB_DIST),
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+  };
+}
+
+/** Validates the environment; a bad value throws a one-line ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue.message}`);
+  }
+  const config = finalise(parsed.data);
+  if (config.nodeEnv === 'production' && !config.jwtSecret) {
+    throw new ConfigError('Invalid environment variable JWT_SECRET: required in production');
+  }
+  return config;
+}
+
+/** JWT_SECRET, or outside production a random one kept in the data directory so sessions survive restarts. */
+export function resolveJwtSecret(config: Config): string {
+  if (config.jwtSecret) return config.jwtSecret;
+  const file = join(config.dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,74 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+
+/** The one error type: an HTTP status, a stable code and the message a user may see. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  static badRequest(message: string, code = 'bad_request') {
+    return new AppError(400, code, message);
+  }
+  static unauthorized(message = 'Authentication required') {
+    return new AppError(401, 'unauthorized', message);
+  }
+  static forbidden(message = 'Not allowed') {
+    return new AppError(403, 'forbidden', message);
+  }
+  static notFound(message = 'Not found') {
+    return new AppError(404, 'not_found', message);
+  }
+  static conflict(message: string, code = 'conflict') {
+    return new AppError(409, code, message);
+  }
+}
+
+export function validationMessage(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  const path = issue.path.join('.');
+  return path && !issue.message.toLowerCase().includes(path.toLowerCase().split('.').pop() ?? '')
+    ? `${path}: ${issue.message}`
+    : issue.message;
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(AppError.notFound(`No route for ${req.method} ${req.path}`));
+};
+
+interface HttpParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Maps every error to `{ error, message }` with the right status; internals are logged, never sent. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  if (err instanceof AppError) {
+    res.status(err.status).json({ error: err.code, message: err.message });
+    return;
+  }
+  if (err instanceof ZodError) {
+    res.status(400).json({ error: 'validation_error', message: validationMessage(err) });
+    return;
+  }
+  const parserError = err as HttpParserError;
+  if (parserError.type === 'entity.parse.failed') {
+    res.status(400).json({ error: 'invalid_json', message: 'Malformed JSON body' });
+    return;
+  }
+  if (parserError.type === 'entity.too.large') {
+    res.status(413).json({ error: 'payload_too_large', message: 'Request body too large' });
+    return;
+  }
+  if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    res.status(parserError.status).json({ error: 'bad_request', message: 'Bad request' });
+    return;
+  }
+  req.log?.error({ err }, 'unhandled error');
+  res.status(500).json({ error: 'internal', message: 'Internal server error' });
+};
