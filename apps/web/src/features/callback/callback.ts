@@ -1,0 +1,58 @@
+import { TWITCH_AUTH_MESSAGE_TYPE } from '@strm/shared';
+
+export const NO_CODE_OR_TOKEN = 'No authorization code or token found';
+export const EXCHANGE_FAILED = 'Failed to exchange code for token';
+export const TIKTOK_AUTH_FAILED = 'Failed to complete TikTok authorization';
+
+export type CallbackMessage =
+  | { type: typeof TWITCH_AUTH_MESSAGE_TYPE; access_token: string; expires_in?: number }
+  | { type: 'TIKTOK_AUTH'; access_token: string }
+  | { type: 'AUTH_ERROR'; error: string };
+
+export type CallbackInput =
+  | { kind: 'twitch'; accessToken: string; expiresIn?: number }
+  | { kind: 'tiktok'; code: string }
+  | { kind: 'none' };
+
+/** Twitch returns the token in the hash (implicit flow); TikTok returns a code in the query. */
+export function readCallback(url: URL): CallbackInput {
+  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
+  const accessToken = hash.get('access_token');
+  if (accessToken) {
+    const expires = Number(hash.get('expires_in'));
+    return {
+      kind: 'twitch',
+      accessToken,
+      ...(Number.isFinite(expires) && expires > 0 ? { expiresIn: expires } : {}),
+    };
+  }
+  const code = url.searchParams.get('code');
+  if (code) return { kind: 'tiktok', code };
+  return { kind: 'none' };
+}
+
+/** Resolves the message for the opener; a TikTok code is exchanged by our API first. */
+export async function callbackMessage(
+  input: CallbackInput,
+  exchangeCode: (code: string) => Promise<{ success: boolean; access_token?: string; message?: string }>,
+): Promise<CallbackMessage> {
+  switch (input.kind) {
+    case 'twitch':
+      return {
+        type: TWITCH_AUTH_MESSAGE_TYPE,
+        access_token: input.accessToken,
+        ...(input.expiresIn ? { expires_in: input.expiresIn } : {}),
+      };
+    case 'tiktok':
+      try {
+        const result = await exchangeCode(input.code);
+        if (!result.success || !result.access_token)
+          return { type: 'AUTH_ERROR', error: result.message ?? EXCHANGE_FAILED };
+        return { type: 'TIKTOK_AUTH', access_token: result.access_token };
+      } catch {
+        return { type: 'AUTH_ERROR', error: TIKTOK_AUTH_FAILED };
+      }
+    case 'none':
+      return { type: 'AUTH_ERROR', error: NO_CODE_OR_TOKEN };
+  }
+}

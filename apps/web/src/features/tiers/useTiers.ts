@@ -1,0 +1,32 @@
+import { TIER_FETCH_RETRY, tierListSchema } from '@strm/shared';
+import { useQuery } from '@tanstack/react-query';
+import { ZodError } from 'zod';
+import { ApiRequestError, apiRequest } from '../../lib/api.ts';
+
+export const TIERS_NOT_FOUND = 'Tiers not found';
+export const TIERS_FAILED = 'Failed to fetch tiers after multiple attempts';
+
+/** Spec §8/§9: at most 3 attempts; 404 stops at once; an invalid list retries after a flat delay. */
+export function shouldRetryTiers(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiRequestError && error.status === 404) return false;
+  return failureCount < TIER_FETCH_RETRY.maxAttempts - 1;
+}
+
+export function tiersRetryDelay(attempt: number, error: unknown): number {
+  if (error instanceof ZodError) return TIER_FETCH_RETRY.invalidFormatDelayMs;
+  return TIER_FETCH_RETRY.baseDelayMs * 2 ** attempt;
+}
+
+export function tiersErrorMessage(error: unknown): string {
+  return error instanceof ApiRequestError && error.status === 404 ? TIERS_NOT_FOUND : TIERS_FAILED;
+}
+
+export function useTiers() {
+  return useQuery({
+    queryKey: ['tiers'],
+    queryFn: () => apiRequest('/tiers', tierListSchema),
+    retry: shouldRetryTiers,
+    retryDelay: tiersRetryDelay,
+    staleTime: 5 * 60_000,
+  });
+}
