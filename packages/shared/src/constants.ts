@@ -6,6 +6,7 @@ declare const process: { env: Record<string, string | undefined> } | undefined;
 function configuredProductName(): string {
   // The web build replaces __PRODUCT_NAME__ (vite `define`); Node reads PRODUCT_NAME.
   if (typeof __PRODUCT_NAME__ !== 'undefined' && __PRODUCT_NAME__) return __PRODUCT_NAME__;
+  // biome-ignore lint/complexity/useOptionalChain: `process` is undeclared in browsers; only typeof is safe.
   if (typeof process !== 'undefined' && process.env.PRODUCT_NAME) return process.env.PRODUCT_NAME;
   return 'STRM';
 }

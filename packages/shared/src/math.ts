@@ -61,7 +61,10 @@ export function dashboardEarnings(
 }
 
 /** The calculator's hour bounds for a tier (max falls back to 8 when no tier is known). */
-export function hoursPerDayBounds(tier?: Pick<Tier, 'daily_mining_limit_seconds'>): { min: number; max: number } {
+export function hoursPerDayBounds(tier?: Pick<Tier, 'daily_mining_limit_seconds'>): {
+  min: number;
+  max: number;
+} {
   const max = tier ? tier.daily_mining_limit_seconds / SECONDS_PER_HOUR : CALCULATOR.fallbackMaxHoursPerDay;
   return { min: CALCULATOR.minHoursPerDay, max: Math.max(CALCULATOR.minHoursPerDay, max) };
 }

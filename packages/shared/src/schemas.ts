@@ -83,12 +83,19 @@ export function buildSignInMessage(input: {
 // ---- beta registration ----------------------------------------------------------------------
 
 const requiredText = (label: string, max: number) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} is too long`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} is too long`);
 
 /** What the registration form submits (spec §5). The wallet comes from the token, the balance from the chain. */
 export const registrationRequestSchema = z.object({
   name: requiredText('Name', 200),
-  email: z.string({ error: 'Email is required' }).trim().pipe(z.email('Enter a valid email address').max(320)),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .pipe(z.email('Enter a valid email address').max(320)),
   platform: z.enum(REGISTRATION_PLATFORMS, { error: 'Choose a streaming platform' }).default('tiktok'),
   platform_username: requiredText('Platform username', 100),
   discord_username: z
@@ -138,7 +145,10 @@ export const platformStatusSchema = z.object({
 });
 export type PlatformStatus = z.infer<typeof platformStatusSchema>;
 
-export const platformsResponseSchema = z.object({ success: z.boolean(), platforms: z.array(platformStatusSchema) });
+export const platformsResponseSchema = z.object({
+  success: z.boolean(),
+  platforms: z.array(platformStatusSchema),
+});
 
 export const verificationResponseSchema = z.object({
   success: z.boolean(),
@@ -240,7 +250,11 @@ export const serverEvents = {
   'maintenance-ended': z.object({}),
   error: z.object({ message: z.string() }),
   dailyLimitReached: z.object({ message: z.string(), currentDailyDuration: z.number() }),
-  'rate-increased': z.object({ status: z.enum(['success', 'not-due']), miningRate: z.number(), nextRateIncrease: isoTime.nullable() }),
+  'rate-increased': z.object({
+    status: z.enum(['success', 'not-due']),
+    miningRate: z.number(),
+    nextRateIncrease: isoTime.nullable(),
+  }),
   'rewards-collected': z.object({ amount: z.number(), signature: signatureSchema }),
   'rewards-error': z.object({ message: z.string() }),
   'twitch:not-live': z.object({ message: z.string() }),

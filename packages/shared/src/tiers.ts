@@ -53,7 +53,9 @@ function normaliseKeys(input: unknown): unknown {
 export const tierSchema: z.ZodType<Tier, unknown> = z.preprocess(normaliseKeys, z.object(tierFields));
 
 /** A tier list must be an array (anything else is an invalid response); sorted ascending by order_by. */
-export const tierListSchema = z.array(tierSchema).transform((tiers) => [...tiers].sort((a, b) => a.order_by - b.order_by));
+export const tierListSchema = z
+  .array(tierSchema)
+  .transform((tiers) => [...tiers].sort((a, b) => a.order_by - b.order_by));
 
 export interface DefaultTier extends Omit<Tier, 'id'> {}
 
@@ -90,5 +92,8 @@ export function tierIconGroup(orderBy: number): 1 | 2 | 3 {
 
 /** 'Best Value' goes to the tier with the highest order_by; also the calculator's preselection. */
 export function bestValueTier<T extends Pick<Tier, 'order_by'>>(tiers: readonly T[]): T | undefined {
-  return tiers.reduce<T | undefined>((best, t) => (best === undefined || t.order_by > best.order_by ? t : best), undefined);
+  return tiers.reduce<T | undefined>(
+    (best, t) => (best === undefined || t.order_by > best.order_by ? t : best),
+    undefined,
+  );
 }
