@@ -62,9 +62,9 @@ describe('mining rate', () => {
     expect(nextRateIncreaseAt(tier1, activated, new Date(activated.getTime() + 3 * day))?.toISOString()).toBe(
       '2026-01-11T12:00:00.000Z',
     );
-    expect(nextRateIncreaseAt(tier1, activated, new Date(activated.getTime() + 10 * day))?.toISOString()).toBe(
-      '2026-01-21T12:00:00.000Z',
-    );
+    expect(
+      nextRateIncreaseAt(tier1, activated, new Date(activated.getTime() + 10 * day))?.toISOString(),
+    ).toBe('2026-01-21T12:00:00.000Z');
     expect(nextRateIncreaseAt(tier1, activated, new Date(activated.getTime() + 30 * day))).toBeNull();
   });
 });
@@ -80,10 +80,14 @@ describe('earnings', () => {
 
   it('monthly is always 30 days of daily (property)', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 24, noNaN: true }), fc.double({ min: 0, max: 64, noNaN: true }), (h, r) => {
-        const { daily, monthly } = calculatorEarnings(h, r);
-        expect(monthly).toBeCloseTo(30 * daily, 6);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 24, noNaN: true }),
+        fc.double({ min: 0, max: 64, noNaN: true }),
+        (h, r) => {
+          const { daily, monthly } = calculatorEarnings(h, r);
+          expect(monthly).toBeCloseTo(30 * daily, 6);
+        },
+      ),
     );
   });
 });

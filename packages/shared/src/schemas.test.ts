@@ -78,7 +78,9 @@ describe('registration schema', () => {
 describe('socket payloads', () => {
   it('validates what clients send', () => {
     expect(clientEvents['join-room'].safeParse({ platform: 'twitch', walletId: wallet }).success).toBe(true);
-    expect(clientEvents['join-room'].safeParse({ platform: 'myspace', walletId: wallet }).success).toBe(false);
+    expect(clientEvents['join-room'].safeParse({ platform: 'myspace', walletId: wallet }).success).toBe(
+      false,
+    );
     expect(clientEvents['collect-rewards'].safeParse({ signature: 'x', wallet }).success).toBe(false);
   });
 });
