@@ -268,3 +268,52 @@ export const twitchAuthMessageSchema = z.object({
   access_token: z.string().min(1),
   expires_in: z.coerce.number().int().positive().optional(),
 });
+
+// ---- client-side state shapes (spec §3) ----------------------------------------------------
+
+/** The live socket state the dashboard renders. */
+export const liveStateSchema = z.object({
+  connected: z.boolean(),
+  error: z.string().nullable(),
+  roomData: serverEvents['room-data'].nullable(),
+  isLive: z.boolean(),
+  streamDuration: z.number().nonnegative(),
+  minedAmount: z.number().nonnegative(),
+  miningRate: z.number().nonnegative(),
+  pendingReward: z.number().nonnegative(),
+  platform: platformSchema.nullable(),
+  maintenance: z.boolean(),
+  nextRateIncrease: isoTime.nullable(),
+  currentDailyDuration: z.number().nonnegative(),
+});
+export type LiveState = z.infer<typeof liveStateSchema>;
+
+export const miningStateSchema = z.object({
+  activeTier: z.string().nullable(),
+  isMining: z.boolean(),
+  isLoading: z.boolean(),
+  error: z.string().nullable(),
+});
+export type MiningState = z.infer<typeof miningStateSchema>;
+
+export const walletDataSchema = z.object({
+  balance: z.number().nonnegative(),
+  tier: z.enum(['starter', 'pro', 'elite']),
+  loading: z.boolean(),
+  error: z.string().nullable(),
+});
+export type WalletData = z.infer<typeof walletDataSchema>;
+
+export const streamerResponseSchema = z.object({ success: z.boolean(), streamer: streamerSchema });
+
+export const miningStatsSchema = z.object({
+  wallet: walletSchema,
+  tier: z.string().nullable(),
+  miningRate: z.number().nonnegative(),
+  nextRateIncrease: isoTime.nullable(),
+  currentDailyDuration: z.number().nonnegative(),
+  dailyLimitSeconds: z.number().int().positive(),
+  pendingReward: z.number().nonnegative(),
+  totalMined: z.number().nonnegative(),
+});
+export type MiningStats = z.infer<typeof miningStatsSchema>;
