@@ -1,11 +1,29 @@
 #!/usr/bin/env node
 // Runs cargo with the project's shared target directory (outside the clone), so CI and later
-// sessions reuse the long first build of the agave crates.
-import { spawnSync } from 'node:child_process';
+// sessions reuse the long first build of the agave crates. `cargo test` output is also kept in
+// .test-reports/ for the closing summary.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
 const env = { ...process.env };
 env.CARGO_TARGET_DIR ??= join(homedir(), '.cache', 'strm-target');
-const result = spawnSync('cargo', process.argv.slice(2), { stdio: 'inherit', env });
-process.exit(result.status ?? 1);
+
+const child = spawn('cargo', args, { cwd: root, env, stdio: ['inherit', 'pipe', 'inherit'] });
+let report;
+if (args[0] === 'test') {
+  mkdirSync(join(root, '.test-reports'), { recursive: true });
+  report = createWriteStream(join(root, '.test-reports', 'rust.cargo.txt'));
+}
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  report?.write(chunk);
+});
+child.on('exit', (code) => {
+  report?.end();
+  process.exit(code ?? 1);
+});
