@@ -1,0 +1,89 @@
+use anchor_lang::prelude::*;
+use anchor_spl::associated_token::AssociatedToken;
+use anchor_spl::token::{transfer_checked, Mint, Token, TokenAccount, TransferChecked};
+
+use crate::constants::{CONFIG_SEED, STREAMER_SEED};
+use crate::error::MiningError;
+use crate::events::{emit_event, TierActivated};
+use crate::state::{Config, Streamer};
+
+#[derive(Accounts)]
+#[instruction(tier_name: String)]
+pub struct ActivateTier<'info> {
+    #[account(mut)]
+    pub wallet: Signer<'info>,
+
+    #[account(mut, seeds = [CONFIG_SEED], bump = config.bump)]
+    pub config: Account<'info, Config>,
+
+    #[account(
+        init_if_needed,
+        payer = wallet,
+        space = 8 + Streamer::INIT_SPACE,
+        seeds = [STREAMER_SEED, wallet.key().as_ref()],
+        bump,
+    )]
+    pub streamer: Account<'info, Streamer>,
+
+    #[account(address = config.token_mint)]
+    pub token_mint: Account<'info, Mint>,
+
+    #[account(
+        mut,
+        token::mint = token_mint,
+        token::authority = wallet,
+    )]
+    pub wallet_token_account: Account<'info, TokenAccount>,
+
+    /// The streamer's associated token account; created here when it does not exist yet.
+    #[account(
+        init_if_needed,
+        payer = wallet,
+        associated_token::mint = token_mint,
+        associated_token::authority = streamer,
+        constraint = holdings.owner == streamer.key() @ MiningError::InvalidHoldingsAccount,
+    )]
+    pub holdings: Account<'info, TokenAccount>,
+
+    pub token_program: Program<'info, Token>,
+    pub associated_token_program: Program<'info, AssociatedToken>,
+    pub system_program: Program<'info, System>,
+}
+
+pub fn handler(ctx: Context<ActivateTier>, tier_name: String) -> Result<()> {
+    let deposit = ctx.accounts.config.tier(&tier_name)?.deposit;
+    require!(!ctx.accounts.streamer.is_active, MiningError::AlreadyActive);
+
+    transfer_checked(
+        CpiContext::new(
+            ctx.accounts.token_program.to_account_info(),
+            TransferChecked {
+                from: ctx.accounts.wallet_token_account.to_account_info(),
+                mint: ctx.accounts.token_mint.to_account_info(),
+                to: ctx.accounts.holdings.to_account_info(),
+                authority: ctx.accounts.wallet.to_account_info(),
+            },
+        ),
+        deposit,
+        ctx.accounts.token_mint.decimals,
+    )?;
+
+    let config = &mut ctx.accounts.config;
+    config.total_deposited = config
+        .total_deposited
+        .checked_add(deposit)
+        .ok_or(MiningError::Overflow)?;
+
+    let now = Clock::get()?.unix_timestamp;
+    let wallet = ctx.accounts.wallet.key();
+    ctx.accounts.streamer.set_inner(Streamer {
+        wallet,
+        tier_name: tier_name.clone(),
+        is_active: true,
+        activated_at: now,
+        deposited: deposit,
+        bump: ctx.bumps.streamer,
+    });
+    emit_event(&TierActivated { wallet, tier: tier_name, amount: deposit, timestamp: now });
+    Ok(())
+}

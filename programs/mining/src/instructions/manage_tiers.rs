@@ -1,0 +1,48 @@
+use anchor_lang::prelude::*;
+
+use crate::constants::{CONFIG_SEED, MAX_TIERS};
+use crate::error::MiningError;
+use crate::state::{validate_tier_name, Config, Tier};
+
+/// The authority's tier instructions share these accounts.
+#[derive(Accounts)]
+pub struct ManageTiers<'info> {
+    pub authority: Signer<'info>,
+
+    #[account(
+        mut,
+        seeds = [CONFIG_SEED],
+        bump = config.bump,
+        has_one = authority @ MiningError::Unauthorized,
+    )]
+    pub config: Account<'info, Config>,
+}
+
+pub fn add_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
+    validate_tier_name(&name)?;
+    let config = &mut ctx.accounts.config;
+    require!(config.tiers.len() < MAX_TIERS as usize, MiningError::MaxTiersReached);
+    require!(config.tiers.iter().all(|t| t.name != name), MiningError::InvalidTier);
+    config.tiers.push(Tier { name, deposit });
+    Ok(())
+}
+
+pub fn update_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
+    let config = &mut ctx.accounts.config;
+    let tier = config
+        .tiers
+        .iter_mut()
+        .find(|t| t.name == name)
+        .ok_or_else(|| error!(MiningError::InvalidTier))?;
+    tier.deposit = deposit;
+    Ok(())
+}
+
+/// Active streamers on a removed tier keep their deposit and can still deactivate.
+pub fn remove_tier(ctx: Context<ManageTiers>, name: String) -> Result<()> {
+    let config = &mut ctx.accounts.config;
+    let before = config.tiers.len();
+    config.tiers.retain(|t| t.name != name);
+    require!(config.tiers.len() < before, MiningError::InvalidTier);
+    Ok(())
+}

@@ -1,0 +1,276 @@
+//! A native test harness: agave's bank (solana-program-test) running the mining program natively, with
+//! the real SPL Token and Associated Token programs that program-test loads.
+#![allow(dead_code)]
+
+use anchor_lang::{AccountDeserialize, InstructionData, ToAccountMetas};
+use mining::state::{Config, Streamer};
+use solana_program_test::{processor, BanksClientError, ProgramTest, ProgramTestContext};
+use solana_sdk::{
+    account::Account,
+    account_info::AccountInfo,
+    entrypoint::ProgramResult,
+    instruction::{Instruction, InstructionError},
+    program_pack::Pack,
+    pubkey::Pubkey,
+    signature::{Keypair, Signer},
+    transaction::{Transaction, TransactionError},
+};
+use solana_system_interface::{instruction as system_instruction, program as system_program};
+use spl_associated_token_account::get_associated_token_address;
+
+pub const DECIMALS: u8 = 6;
+pub const UNIT: u64 = 1_000_000;
+
+// Anchor's entry wants one lifetime for the slice and its items; the native runtime lends them for
+// the call only, so the test harness leaks a copy (test processes are short-lived).
+fn mining_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+    let accounts = Box::leak(Box::new(accounts.to_vec()));
+    mining::entry(program_id, accounts, data)
+}
+
+pub fn program_test() -> ProgramTest {
+    let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
+    pt.prefer_bpf(false);
+    pt
+}
+
+pub struct Harness {
+    pub ctx: ProgramTestContext,
+    pub authority: Keypair,
+    pub mint: Keypair,
+}
+
+pub fn config_pda() -> Pubkey {
+    Pubkey::find_program_address(&[mining::constants::CONFIG_SEED], &mining::ID).0
+}
+
+pub fn streamer_pda(wallet: &Pubkey) -> Pubkey {
+    Pubkey::find_program_address(&[mining::constants::STREAMER_SEED, wallet.as_ref()], &mining::ID).0
+}
+
+pub fn holdings_address(wallet: &Pubkey, mint: &Pubkey) -> Pubkey {
+    get_associated_token_address(&streamer_pda(wallet), mint)
+}
+
+/// The custom program error code of a failed transaction, if that is how it failed.
+pub fn custom_code(err: &BanksClientError) -> Option<u32> {
+    match err {
+        BanksClientError::TransactionError(TransactionError::InstructionError(_, InstructionError::Custom(c)))
+        | BanksClientError::SimulationError {
+            err: TransactionError::InstructionError(_, InstructionError::Custom(c)),
+            ..
+        } => Some(*c),
+        _ => None,
+    }
+}
+
+pub fn expect_code(result: Result<(), BanksClientError>, code: u32) {
+    let err = result.expect_err(&format!("expected error {code}, the transaction succeeded"));
+    assert_eq!(custom_code(&err), Some(code), "unexpected failure: {err:?}");
+}
+
+impl Harness {
+    /// A started bank with a 6-decimal mint; the config is not initialised.
+    pub async fn start() -> Self {
+        let ctx = program_test().start_with_context().await;
+        let mut h = Harness { ctx, authority: Keypair::new(), mint: Keypair::new() };
+        h.airdrop(&h.authority.pubkey(), 10_000_000_000).await;
+        let mint = h.mint.insecure_clone();
+        h.create_mint(&mint).await;
+        h
+    }
+
+    /// Started, with the config initialised and the given tiers (name, whole tokens) added.
+    pub async fn with_tiers(tiers: &[(&str, u64)]) -> Self {
+        let mut h = Self::start().await;
+        h.initialize().await.unwrap();
+        for (name, deposit) in tiers {
+            h.add_tier(&h.authority.insecure_clone(), name, deposit * UNIT).await.unwrap();
+        }
+        h
+    }
+
+    pub fn payer(&self) -> Keypair {
+        self.ctx.payer.insecure_clone()
+    }
+
+    pub async fn send(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Result<(), BanksClientError> {
+        let payer = self.payer();
+        let mut all: Vec<&Keypair> = vec![&payer];
+        all.extend(signers.iter().copied().filter(|k| k.pubkey() != payer.pubkey()));
+        let blockhash = self.ctx.get_new_latest_blockhash().await.unwrap();
+        let tx = Transaction::new_signed_with_payer(ixs, Some(&payer.pubkey()), &all, blockhash);
+        self.ctx.banks_client.process_transaction(tx).await
+    }
+
+    pub async fn airdrop(&mut self, to: &Pubkey, lamports: u64) {
+        let payer = self.payer();
+        self.send(&[system_instruction::transfer(&payer.pubkey(), to, lamports)], &[]).await.unwrap();
+    }
+
+    pub async fn create_mint(&mut self, mint: &Keypair) {
+        let payer = self.payer();
+        let rent = self.ctx.banks_client.get_rent().await.unwrap();
+        let ixs = [
+            system_instruction::create_account(
+                &payer.pubkey(),
+                &mint.pubkey(),
+                rent.minimum_balance(spl_token::state::Mint::LEN),
+                spl_token::state::Mint::LEN as u64,
+                &spl_token::ID,
+            ),
+            spl_token::instruction::initialize_mint2(&spl_token::ID, &mint.pubkey(), &payer.pubkey(), None, DECIMALS)
+                .unwrap(),
+        ];
+        self.send(&ixs, &[mint]).await.unwrap();
+    }
+
+    /// A funded wallet with an associated token account holding `tokens` whole tokens of `mint`.
+    pub async fn wallet_with(&mut self, mint: &Pubkey, tokens: u64) -> (Keypair, Pubkey) {
+        let wallet = Keypair::new();
+        self.airdrop(&wallet.pubkey(), 1_000_000_000).await;
+        let ata = self.create_ata(&wallet.pubkey(), mint).await;
+        if tokens > 0 {
+            self.mint_to(mint, &ata, tokens * UNIT).await;
+        }
+        (wallet, ata)
+    }
+
+    pub async fn create_ata(&mut self, owner: &Pubkey, mint: &Pubkey) -> Pubkey {
+        let payer = self.payer();
+        let ix = spl_associated_token_account::instruction::create_associated_token_account(
+            &payer.pubkey(),
+            owner,
+            mint,
+            &spl_token::ID,
+        );
+        self.send(&[ix], &[]).await.unwrap();
+        get_associated_token_address(owner, mint)
+    }
+
+    pub async fn mint_to(&mut self, mint: &Pubkey, to: &Pubkey, amount: u64) {
+        let payer = self.payer();
+        let ix = spl_token::instruction::mint_to(&spl_token::ID, mint, to, &payer.pubkey(), &[], amount).unwrap();
+        self.send(&[ix], &[]).await.unwrap();
+    }
+
+    pub async fn token_balance(&mut self, account: &Pubkey) -> u64 {
+        let acc = self.ctx.banks_client.get_account(*account).await.unwrap().expect("token account exists");
+        spl_token::state::Account::unpack(&acc.data).unwrap().amount
+    }
+
+    pub async fn account(&mut self, address: &Pubkey) -> Option<Account> {
+        self.ctx.banks_client.get_account(*address).await.unwrap()
+    }
+
+    pub async fn config(&mut self) -> Config {
+        let acc = self.account(&config_pda()).await.expect("config exists");
+        Config::try_deserialize(&mut acc.data.as_slice()).unwrap()
+    }
+
+    pub async fn streamer(&mut self, wallet: &Pubkey) -> Streamer {
+        let acc = self.account(&streamer_pda(wallet)).await.expect("streamer exists");
+        Streamer::try_deserialize(&mut acc.data.as_slice()).unwrap()
+    }
+
+    // ---- instructions ----
+
+    pub fn initialize_ix(&self, authority: &Pubkey, mint: &Pubkey) -> Instruction {
+        Instruction {
+            program_id: mining::ID,
+            accounts: mining::accounts::Initialize {
+                authority: *authority,
+                config: config_pda(),
+                token_mint: *mint,
+                system_program: system_program::ID,
+            }
+            .to_account_metas(None),
+            data: mining::instruction::Initialize {}.data(),
+        }
+    }
+
+    pub async fn initialize(&mut self) -> Result<(), BanksClientError> {
+        let authority = self.authority.insecure_clone();
+        let ix = self.initialize_ix(&authority.pubkey(), &self.mint.pubkey());
+        self.send(&[ix], &[&authority]).await
+    }
+
+    fn manage_accounts(signer: &Pubkey) -> Vec<solana_sdk::instruction::AccountMeta> {
+        mining::accounts::ManageTiers { authority: *signer, config: config_pda() }.to_account_metas(None)
+    }
+
+    pub async fn add_tier(&mut self, signer: &Keypair, name: &str, deposit: u64) -> Result<(), BanksClientError> {
+        let ix = Instruction {
+            program_id: mining::ID,
+            accounts: Self::manage_accounts(&signer.pubkey()),
+            data: mining::instruction::AddTier { name: name.to_string(), deposit }.data(),
+        };
+        self.send(&[ix], &[signer]).await
+    }
+
+    pub async fn update_tier(&mut self, signer: &Keypair, name: &str, deposit: u64) -> Result<(), BanksClientError> {
+        let ix = Instruction {
+            program_id: mining::ID,
+            accounts: Self::manage_accounts(&signer.pubkey()),
+            data: mining::instruction::UpdateTier { name: name.to_string(), deposit }.data(),
+        };
+        self.send(&[ix], &[signer]).await
+    }
+
+    pub async fn remove_tier(&mut self, signer: &Keypair, name: &str) -> Result<(), BanksClientError> {
+        let ix = Instruction {
+            program_id: mining::ID,
+            accounts: Self::manage_accounts(&signer.pubkey()),
+            data: mining::instruction::RemoveTier { name: name.to_string() }.data(),
+        };
+        self.send(&[ix], &[signer]).await
+    }
+
+    pub fn activate_ix(&self, wallet: &Pubkey, wallet_token: &Pubkey, holdings: &Pubkey, tier: &str) -> Instruction {
+        Instruction {
+            program_id: mining::ID,
+            accounts: mining::accounts::ActivateTier {
+                wallet: *wallet,
+                config: config_pda(),
+                streamer: streamer_pda(wallet),
+                token_mint: self.mint.pubkey(),
+                wallet_token_account: *wallet_token,
+                holdings: *holdings,
+                token_program: spl_token::ID,
+                associated_token_program: spl_associated_token_account::ID,
+                system_program: system_program::ID,
+            }
+            .to_account_metas(None),
+            data: mining::instruction::ActivateTier { tier_name: tier.to_string() }.data(),
+        }
+    }
+
+    pub async fn activate(&mut self, wallet: &Keypair, wallet_token: &Pubkey, tier: &str) -> Result<(), BanksClientError> {
+        let holdings = holdings_address(&wallet.pubkey(), &self.mint.pubkey());
+        let ix = self.activate_ix(&wallet.pubkey(), wallet_token, &holdings, tier);
+        self.send(&[ix], &[wallet]).await
+    }
+
+    pub fn deactivate_ix(&self, wallet: &Pubkey, streamer: &Pubkey, wallet_token: &Pubkey, holdings: &Pubkey) -> Instruction {
+        Instruction {
+            program_id: mining::ID,
+            accounts: mining::accounts::DeactivateTier {
+                wallet: *wallet,
+                config: config_pda(),
+                streamer: *streamer,
+                token_mint: self.mint.pubkey(),
+                wallet_token_account: *wallet_token,
+                holdings: *holdings,
+                token_program: spl_token::ID,
+            }
+            .to_account_metas(None),
+            data: mining::instruction::DeactivateTier {}.data(),
+        }
+    }
+
+    pub async fn deactivate(&mut self, wallet: &Keypair, wallet_token: &Pubkey) -> Result<(), BanksClientError> {
+        let w = wallet.pubkey();
+        let ix = self.deactivate_ix(&w, &streamer_pda(&w), wallet_token, &holdings_address(&w, &self.mint.pubkey()));
+        self.send(&[ix], &[wallet]).await
+    }
+}
