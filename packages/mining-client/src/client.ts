@@ -1,0 +1,266 @@
+import { AnchorProvider, BN, Program } from '@coral-xyz/anchor';
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
+import {
+  type Commitment,
+  type Connection,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  type Transaction,
+  type TransactionInstruction,
+  type VersionedTransaction,
+} from '@solana/web3.js';
+import { CLIENT_MESSAGES, MiningClientError } from './errors.ts';
+import idl from './idl/mining.json' with { type: 'json' };
+import type { Mining } from './idl/mining.ts';
+
+/** The client uses 'confirmed' for reads, sends and preflight (spec §7). */
+export const COMMITMENT: Commitment = 'confirmed';
+export const MINING_PROGRAM_ID = new PublicKey(idl.address);
+const CONFIG_SEED = Buffer.from('config');
+const STREAMER_SEED = Buffer.from('streamer');
+
+export type MiningProgram = Program<Mining>;
+/** Anything that signs like a wallet adapter (Phantom, a Keypair wallet). */
+export type SigningWallet = AnchorProvider['wallet'];
+
+export interface TierInfo {
+  name: string;
+  /** Deposit in base units. */
+  deposit: bigint;
+}
+
+export interface ConfigAccount {
+  authority: PublicKey;
+  tokenMint: PublicKey;
+  tokenDecimals: number;
+  totalDeposited: bigint;
+  tiers: TierInfo[];
+}
+
+export interface StreamerAccount {
+  wallet: PublicKey;
+  tierName: string;
+  isActive: boolean;
+  /** Unix seconds of the current activation. */
+  activatedAt: number;
+  deposited: bigint;
+}
+
+export function configPda(programId: PublicKey = MINING_PROGRAM_ID): PublicKey {
+  return PublicKey.findProgramAddressSync([CONFIG_SEED], programId)[0];
+}
+
+export function streamerPda(wallet: PublicKey, programId: PublicKey = MINING_PROGRAM_ID): PublicKey {
+  return PublicKey.findProgramAddressSync([STREAMER_SEED, wallet.toBuffer()], programId)[0];
+}
+
+/** The streamer's holdings: the associated token account of its PDA for the configured mint. */
+export function holdingsAddress(
+  wallet: PublicKey,
+  mint: PublicKey,
+  programId: PublicKey = MINING_PROGRAM_ID,
+): PublicKey {
+  return getAssociatedTokenAddressSync(mint, streamerPda(wallet, programId), true);
+}
+
+/** Reads never sign; a placeholder wallet lets Anchor build its provider. */
+const readOnlyWallet: SigningWallet = {
+  publicKey: Keypair.generate().publicKey,
+  signTransaction: <T extends Transaction | VersionedTransaction>(): Promise<T> => {
+    throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+  },
+  signAllTransactions: <T extends Transaction | VersionedTransaction>(): Promise<T[]> => {
+    throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+  },
+};
+
+export function miningProgram(connection: Connection, wallet: SigningWallet = readOnlyWallet): MiningProgram {
+  const provider = new AnchorProvider(connection, wallet, {
+    commitment: COMMITMENT,
+    preflightCommitment: COMMITMENT,
+  });
+  return new Program<Mining>(idl as Mining, provider);
+}
+
+const toBigInt = (n: BN) => BigInt(n.toString());
+
+export async function readConfig(program: MiningProgram): Promise<ConfigAccount | null> {
+  const raw = await program.account.config.fetchNullable(configPda(program.programId));
+  if (!raw) return null;
+  return {
+    authority: raw.authority,
+    tokenMint: raw.tokenMint,
+    tokenDecimals: raw.tokenDecimals,
+    totalDeposited: toBigInt(raw.totalDeposited),
+    tiers: raw.tiers.map((t) => ({ name: t.name, deposit: toBigInt(t.deposit) })),
+  };
+}
+
+export async function readStreamer(
+  program: MiningProgram,
+  wallet: PublicKey,
+): Promise<StreamerAccount | null> {
+  const raw = await program.account.streamer.fetchNullable(streamerPda(wallet, program.programId));
+  if (!raw) return null;
+  return {
+    wallet: raw.wallet,
+    tierName: raw.tierName,
+    isActive: raw.isActive,
+    activatedAt: raw.activatedAt.toNumber(),
+    deposited: toBigInt(raw.deposited),
+  };
+}
+
+/** Spec §4: activeTier from tierName, isMining from isActive; no record or any error reads as inactive. */
+export async function streamerStatus(
+  program: MiningProgram,
+  wallet: PublicKey,
+): Promise<{ activeTier: string | null; isMining: boolean }> {
+  try {
+    const streamer = await readStreamer(program, wallet);
+    return streamer?.isActive
+      ? { activeTier: streamer.tierName, isMining: true }
+      : { activeTier: null, isMining: false };
+  } catch {
+    return { activeTier: null, isMining: false };
+  }
+}
+
+/**
+ * The wallet's balance of `mint` in whole tokens (uiAmount) from its parsed token accounts; 0 without
+ * a token account (spec §7).
+ */
+export async function tokenBalance(
+  connection: Connection,
+  owner: PublicKey,
+  mint: PublicKey,
+): Promise<number> {
+  const { value } = await connection.getParsedTokenAccountsByOwner(
+    owner,
+    { programId: TOKEN_PROGRAM_ID },
+    COMMITMENT,
+  );
+  return value
+    .map((a) => a.account.data.parsed?.info)
+    .filter((info) => info?.mint === mint.toBase58())
+    .reduce((sum, info) => sum + Number(info.tokenAmount.uiAmount ?? 0), 0);
+}
+
+async function requireConfig(program: MiningProgram): Promise<ConfigAccount> {
+  const config = await readConfig(program).catch(() => null);
+  if (!config) throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
+  return config;
+}
+
+function requireWallet(wallet: PublicKey | null | undefined): PublicKey {
+  if (!wallet) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+  return wallet;
+}
+
+/**
+ * Instructions to activate `tierName` for `wallet`: the holdings account first when it does not exist,
+ * then the activation (spec §4).
+ */
+export async function activateTierInstructions(
+  program: MiningProgram,
+  walletKey: PublicKey | null | undefined,
+  tierName: string,
+): Promise<TransactionInstruction[]> {
+  const wallet = requireWallet(walletKey);
+  const config = await requireConfig(program);
+  if (!config.tiers.some((t) => t.name === tierName))
+    throw new MiningClientError(CLIENT_MESSAGES.tierNotFound);
+
+  const streamer = streamerPda(wallet, program.programId);
+  const holdings = holdingsAddress(wallet, config.tokenMint, program.programId);
+  const instructions: TransactionInstruction[] = [];
+  if (!(await program.provider.connection.getAccountInfo(holdings, COMMITMENT))) {
+    instructions.push(
+      createAssociatedTokenAccountIdempotentInstruction(wallet, holdings, streamer, config.tokenMint),
+    );
+  }
+  instructions.push(
+    await program.methods
+      .activateTier(tierName)
+      .accountsStrict({
+        wallet,
+        config: configPda(program.programId),
+        streamer,
+        tokenMint: config.tokenMint,
+        walletTokenAccount: getAssociatedTokenAddressSync(config.tokenMint, wallet),
+        holdings,
+        tokenProgram: TOKEN_PROGRAM_ID,
+        associatedTokenProgram: ASSOCIATED_TOKEN_PROGRAM_ID,
+        systemProgram: SystemProgram.programId,
+      })
+      .instruction(),
+  );
+  return instructions;
+}
+
+/** The deactivation: the whole holdings go back to the wallet's associated token account. */
+export async function deactivateTierInstruction(
+  program: MiningProgram,
+  walletKey: PublicKey | null | undefined,
+): Promise<TransactionInstruction> {
+  const wallet = requireWallet(walletKey);
+  const config = await requireConfig(program);
+  return program.methods
+    .deactivateTier()
+    .accountsStrict({
+      wallet,
+      config: configPda(program.programId),
+      streamer: streamerPda(wallet, program.programId),
+      tokenMint: config.tokenMint,
+      walletTokenAccount: getAssociatedTokenAddressSync(config.tokenMint, wallet),
+      holdings: holdingsAddress(wallet, config.tokenMint, program.programId),
+      tokenProgram: TOKEN_PROGRAM_ID,
+    })
+    .instruction();
+}
+
+// ---- the authority's instructions -----------------------------------------------------------
+
+export function initializeInstruction(
+  program: MiningProgram,
+  authority: PublicKey,
+  tokenMint: PublicKey,
+): Promise<TransactionInstruction> {
+  return program.methods
+    .initialize()
+    .accountsStrict({
+      authority,
+      config: configPda(program.programId),
+      tokenMint,
+      systemProgram: SystemProgram.programId,
+    })
+    .instruction();
+}
+
+function manageAccounts(program: MiningProgram, authority: PublicKey) {
+  return { authority, config: configPda(program.programId) };
+}
+
+export function addTierInstruction(program: MiningProgram, authority: PublicKey, tier: TierInfo) {
+  return program.methods
+    .addTier(tier.name, new BN(tier.deposit.toString()))
+    .accountsStrict(manageAccounts(program, authority))
+    .instruction();
+}
+
+export function updateTierInstruction(program: MiningProgram, authority: PublicKey, tier: TierInfo) {
+  return program.methods
+    .updateTier(tier.name, new BN(tier.deposit.toString()))
+    .accountsStrict(manageAccounts(program, authority))
+    .instruction();
+}
+
+export function removeTierInstruction(program: MiningProgram, authority: PublicKey, name: string) {
+  return program.methods.removeTier(name).accountsStrict(manageAccounts(program, authority)).instruction();
+}
