@@ -1,4 +1,4 @@
-import { AnchorProvider, BN, Program } from '@coral-xyz/anchor';
+import { AnchorProvider, Program } from '@coral-xyz/anchor';
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
@@ -15,6 +15,8 @@ import {
   type TransactionInstruction,
   type VersionedTransaction,
 } from '@solana/web3.js';
+// Anchor re-exports bn.js, but not in a form Node's ESM loader can name; use it directly.
+import BN from 'bn.js';
 import { CLIENT_MESSAGES, MiningClientError } from './errors.ts';
 import idl from './idl/mining.json' with { type: 'json' };
 import type { Mining } from './idl/mining.ts';

@@ -1,0 +1,84 @@
+//! `strm-local-chain`: the project's local Solana cluster (see README). JSON-RPC on --rpc-port, PubSub on
+//! the next port, state kept in <data-dir>/ledger.bin across restarts.
+mod pubsub;
+mod rpc;
+mod state;
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use tokio::net::TcpListener;
+
+#[derive(Parser)]
+#[command(version, about = "A local Solana chain running the STRM mining program natively")]
+struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// JSON-RPC port; PubSub listens on the next one.
+    #[arg(long, default_value_t = 8899)]
+    rpc_port: u16,
+    /// Where the ledger (every account, kept across restarts) lives.
+    #[arg(long, default_value = ".data/chain")]
+    data_dir: PathBuf,
+    /// Start from an empty ledger.
+    #[arg(long)]
+    reset: bool,
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term.recv() => {},
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let args = Args::parse();
+    std::fs::create_dir_all(&args.data_dir).with_context(|| format!("creating {}", args.data_dir.display()))?;
+    let ledger = args.data_dir.join("ledger.bin");
+    if args.reset && ledger.exists() {
+        std::fs::remove_file(&ledger)?;
+    }
+    let chain = state::Chain::start(&ledger).await?;
+
+    let rpc_addr: SocketAddr = format!("{}:{}", args.host, args.rpc_port).parse()?;
+    let ws_addr: SocketAddr = format!("{}:{}", args.host, args.rpc_port + 1).parse()?;
+    let rpc = TcpListener::bind(rpc_addr).await.with_context(|| format!("binding {rpc_addr}"))?;
+    let ws = TcpListener::bind(ws_addr).await.with_context(|| format!("binding {ws_addr}"))?;
+
+    let background = {
+        let chain = chain.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                tick.tick().await;
+                let _ = chain.sync_clock().await;
+                if let Err(e) = chain.save().await {
+                    eprintln!("strm-local-chain: saving the ledger failed: {e:#}");
+                }
+            }
+        })
+    };
+
+    println!("strm-local-chain ready rpc=http://{rpc_addr} ws=ws://{ws_addr} ledger={}", ledger.display());
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
+    let rpc_server = axum::serve(rpc, rpc::router(chain.clone())).with_graceful_shutdown(wait(stop_rx.clone()));
+    let ws_server = axum::serve(ws, pubsub::router(chain.clone())).with_graceful_shutdown(wait(stop_rx));
+    let servers = tokio::spawn(async move { tokio::join!(rpc_server, ws_server) });
+
+    shutdown_signal().await;
+    let _ = stop_tx.send(true);
+    background.abort();
+    let _ = tokio::time::timeout(Duration::from_secs(3), servers).await;
+    chain.save().await.context("saving the ledger")?;
+    println!("strm-local-chain stopped");
+    Ok(())
+}

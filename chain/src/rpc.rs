@@ -1,0 +1,453 @@
+//! Solana JSON-RPC over HTTP: the methods @solana/web3.js, Anchor and spl-token use, with the
+//! encodings and error shapes of an agave RPC node.
+use std::{str::FromStr, sync::Arc};
+
+use axum::{extract::State, http::StatusCode, response::IntoResponse, routing::post, Json, Router};
+use base64::{engine::general_purpose::STANDARD as BASE64, Engine};
+use serde_json::{json, Value};
+use solana_account_decoder::{
+    encode_ui_account,
+    parse_account_data::{AccountAdditionalDataV3, SplTokenAdditionalDataV2},
+    parse_token::token_amount_to_ui_amount_v3,
+    UiAccountEncoding,
+};
+use solana_rpc_client_api::filter::RpcFilterType;
+use solana_sdk::{
+    account::Account,
+    hash::Hash,
+    message::VersionedMessage,
+    program_pack::Pack,
+    pubkey::Pubkey,
+    signature::Signature,
+    transaction::VersionedTransaction,
+};
+use solana_transaction_status::UiTransactionEncoding;
+
+use crate::state::{Chain, SendError};
+
+pub const VERSION: &str = "2.3.13";
+
+/// A JSON-RPC error with the standard codes (agave's where it has its own).
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    fn invalid_params(message: impl Into<String>) -> Self {
+        RpcError { code: -32602, message: message.into(), data: None }
+    }
+    fn internal(message: impl std::fmt::Display) -> Self {
+        RpcError { code: -32603, message: format!("Internal error: {message}"), data: None }
+    }
+    fn method_not_found(method: &str) -> Self {
+        RpcError { code: -32601, message: format!("Method not found: {method}"), data: None }
+    }
+}
+
+impl From<anyhow::Error> for RpcError {
+    fn from(e: anyhow::Error) -> Self {
+        RpcError::internal(e)
+    }
+}
+
+type RpcResult = Result<Value, RpcError>;
+
+pub fn router(chain: Arc<Chain>) -> Router {
+    Router::new().route("/", post(handle)).with_state(chain)
+}
+
+async fn handle(State(chain): State<Arc<Chain>>, body: axum::body::Bytes) -> impl IntoResponse {
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(v) => v,
+        Err(_) => return (StatusCode::OK, Json(error_response(Value::Null, -32700, "Parse error"))),
+    };
+    let response = match request {
+        Value::Array(batch) if batch.is_empty() => error_response(Value::Null, -32600, "Invalid request"),
+        Value::Array(batch) => {
+            let mut out = Vec::with_capacity(batch.len());
+            for item in batch {
+                out.push(handle_one(&chain, item).await);
+            }
+            Value::Array(out)
+        }
+        single => handle_one(&chain, single).await,
+    };
+    (StatusCode::OK, Json(response))
+}
+
+fn error_response(id: Value, code: i64, message: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message }, "id": id })
+}
+
+async fn handle_one(chain: &Chain, request: Value) -> Value {
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let Some(method) = request.get("method").and_then(Value::as_str) else {
+        return error_response(id, -32600, "Invalid request");
+    };
+    let params = match request.get("params") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(p)) => p.clone(),
+        Some(_) => return error_response(id, -32602, "Invalid params: expected an array"),
+    };
+    match dispatch(chain, method, &params).await {
+        Ok(result) => json!({ "jsonrpc": "2.0", "result": result, "id": id }),
+        Err(e) => {
+            let mut error = json!({ "code": e.code, "message": e.message });
+            if let Some(data) = e.data {
+                error["data"] = data;
+            }
+            json!({ "jsonrpc": "2.0", "error": error, "id": id })
+        }
+    }
+}
+
+// ---- parameters ---------------------------------------------------------------------------------
+
+fn param<'a>(params: &'a [Value], i: usize) -> Result<&'a Value, RpcError> {
+    params.get(i).ok_or_else(|| RpcError::invalid_params(format!("Invalid params: missing parameter {i}")))
+}
+
+fn pubkey_param(params: &[Value], i: usize) -> Result<Pubkey, RpcError> {
+    let s = param(params, i)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid param: expected a string"))?;
+    Pubkey::from_str(s).map_err(|_| RpcError::invalid_params("Invalid param: Invalid"))
+}
+
+fn config(params: &[Value], i: usize) -> &Value {
+    params.get(i).filter(|v| v.is_object()).unwrap_or(&Value::Null)
+}
+
+fn encoding_of(config: &Value, default: UiAccountEncoding) -> Result<UiAccountEncoding, RpcError> {
+    match config.get("encoding").and_then(Value::as_str) {
+        None => Ok(default),
+        Some("base58") => Ok(UiAccountEncoding::Base58),
+        Some("base64") => Ok(UiAccountEncoding::Base64),
+        Some("jsonParsed") => Ok(UiAccountEncoding::JsonParsed),
+        Some(other) => Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
+    }
+}
+
+async fn context(chain: &Chain) -> Result<Value, RpcError> {
+    Ok(json!({ "apiVersion": VERSION, "slot": chain.slot().await? }))
+}
+
+async fn with_context(chain: &Chain, value: Value) -> RpcResult {
+    Ok(json!({ "context": context(chain).await?, "value": value }))
+}
+
+// ---- accounts -----------------------------------------------------------------------------------
+
+async fn encode_account(chain: &Chain, address: &Pubkey, account: &Account, encoding: UiAccountEncoding) -> RpcResult {
+    if encoding == UiAccountEncoding::Base58 && account.data.len() > 128 {
+        return Err(RpcError {
+            code: -32600,
+            message: "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.".into(),
+            data: None,
+        });
+    }
+    let additional = if encoding == UiAccountEncoding::JsonParsed && account.owner == spl_token::id() {
+        let mint = solana_account_decoder::parse_token::get_token_account_mint(&account.data);
+        match mint {
+            Some(mint) => chain.mint_decimals(&mint).await?.map(|decimals| AccountAdditionalDataV3 {
+                spl_token_additional_data: Some(SplTokenAdditionalDataV2::with_decimals(decimals)),
+            }),
+            None => None,
+        }
+    } else {
+        None
+    };
+    serde_json::to_value(encode_ui_account(address, account, encoding, additional, None)).map_err(RpcError::internal)
+}
+
+async fn account_or_null(chain: &Chain, address: &Pubkey, encoding: UiAccountEncoding) -> RpcResult {
+    match chain.account(address).await? {
+        Some(account) => encode_account(chain, address, &account, encoding).await,
+        None => Ok(Value::Null),
+    }
+}
+
+fn parse_filters(config: &Value) -> Result<Vec<RpcFilterType>, RpcError> {
+    match config.get("filters") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(f) => serde_json::from_value(f.clone()).map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}"))),
+    }
+}
+
+fn matches(filters: &[RpcFilterType], account: &Account) -> bool {
+    filters.iter().all(|f| match f {
+        RpcFilterType::DataSize(size) => account.data.len() as u64 == *size,
+        RpcFilterType::Memcmp(memcmp) => memcmp.bytes_match(&account.data),
+        RpcFilterType::TokenAccountState => spl_token::state::Account::unpack(&account.data).is_ok(),
+    })
+}
+
+async fn program_accounts(chain: &Chain, owner: &Pubkey, filters: &[RpcFilterType]) -> Result<Vec<(Pubkey, Account)>, RpcError> {
+    let mut out = Vec::new();
+    for address in chain.known_addresses() {
+        if let Some(account) = chain.account(&address).await? {
+            if account.owner == *owner && matches(filters, &account) {
+                out.push((address, account));
+            }
+        }
+    }
+    Ok(out)
+}
+
+async fn keyed(chain: &Chain, accounts: Vec<(Pubkey, Account)>, encoding: UiAccountEncoding) -> RpcResult {
+    let mut out = Vec::with_capacity(accounts.len());
+    for (address, account) in accounts {
+        out.push(json!({ "pubkey": address.to_string(), "account": encode_account(chain, &address, &account, encoding).await? }));
+    }
+    Ok(Value::Array(out))
+}
+
+async fn token_accounts_by_owner(chain: &Chain, params: &[Value]) -> Result<Vec<(Pubkey, Account)>, RpcError> {
+    let owner = pubkey_param(params, 0)?;
+    let filter = param(params, 1)?;
+    let mint = match filter.get("mint").and_then(Value::as_str) {
+        Some(m) => Some(Pubkey::from_str(m).map_err(|_| RpcError::invalid_params("Invalid param: Invalid"))?),
+        None => None,
+    };
+    if mint.is_none() {
+        let program = filter
+            .get("programId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| RpcError::invalid_params("Invalid params: expected mint or programId"))?;
+        if Pubkey::from_str(program).ok() != Some(spl_token::id()) {
+            return Err(RpcError::invalid_params("Invalid param: unrecognized Token program id"));
+        }
+    }
+    let filters = [RpcFilterType::DataSize(spl_token::state::Account::LEN as u64)];
+    let accounts = program_accounts(chain, &spl_token::id(), &filters).await?;
+    Ok(accounts
+        .into_iter()
+        .filter(|(_, account)| match spl_token::state::Account::unpack(&account.data) {
+            Ok(token) => token.owner == owner && mint.is_none_or(|m| token.mint == m),
+            Err(_) => false,
+        })
+        .collect())
+}
+
+// ---- transactions -------------------------------------------------------------------------------
+
+fn decode_transaction(params: &[Value]) -> Result<VersionedTransaction, RpcError> {
+    let encoded = param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
+    let config = config(params, 1);
+    let bytes = match config.get("encoding").and_then(Value::as_str).unwrap_or("base58") {
+        "base58" => bs58::decode(encoded).into_vec().map_err(|_| RpcError::invalid_params("invalid base58 encoding"))?,
+        "base64" => BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?,
+        other => return Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
+    };
+    let tx: VersionedTransaction = bincode::deserialize(&bytes)
+        .map_err(|_| RpcError::invalid_params("failed to deserialize solana_transaction::versioned::VersionedTransaction"))?;
+    tx.sanitize().map_err(|e| RpcError::invalid_params(format!("invalid transaction: {e}")))?;
+    Ok(tx)
+}
+
+fn simulation_value(err: Option<&solana_sdk::transaction::TransactionError>, logs: Vec<String>, units: u64) -> Value {
+    json!({
+        "err": err,
+        "logs": logs,
+        "accounts": null,
+        "unitsConsumed": units,
+        "returnData": null,
+        "innerInstructions": null,
+        "replacementBlockhash": null,
+        "loadedAccountsDataSize": null,
+    })
+}
+
+fn send_error(e: SendError) -> RpcError {
+    match e {
+        SendError::Simulation { err, logs, units } => RpcError {
+            code: -32002,
+            message: format!("Transaction simulation failed: {err}"),
+            data: Some(simulation_value(Some(&err), logs, units)),
+        },
+        SendError::Rejected(err) => RpcError {
+            code: -32002,
+            message: format!("Transaction simulation failed: {err}"),
+            data: Some(simulation_value(Some(&err), Vec::new(), 0)),
+        },
+        SendError::Internal(message) => RpcError::internal(message),
+    }
+}
+
+fn signature_param(value: &Value) -> Result<Signature, RpcError> {
+    value
+        .as_str()
+        .and_then(|s| Signature::from_str(s).ok())
+        .ok_or_else(|| RpcError::invalid_params("Invalid param: Invalid"))
+}
+
+pub fn signature_status(chain: &Chain, signature: &Signature) -> Value {
+    chain
+        .with_tx(signature, |tx| {
+            let err = tx.meta.status.clone().err();
+            json!({
+                "slot": tx.slot,
+                "confirmations": null,
+                "err": err,
+                "status": match &err { None => json!({ "Ok": null }), Some(e) => json!({ "Err": e }) },
+                "confirmationStatus": "finalized",
+            })
+        })
+        .unwrap_or(Value::Null)
+}
+
+// ---- dispatch -----------------------------------------------------------------------------------
+
+async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
+    match method {
+        "getHealth" => Ok(json!("ok")),
+        "getVersion" => Ok(json!({ "solana-core": VERSION, "feature-set": 0 })),
+        "getGenesisHash" => Ok(json!(chain.genesis_hash.to_string())),
+        "getSlot" => Ok(json!(chain.slot().await?)),
+        "getBlockHeight" => Ok(json!(chain.banks.get_root_block_height().await.map_err(RpcError::internal)?)),
+        "getEpochInfo" => {
+            let slot = chain.slot().await?;
+            Ok(json!({ "absoluteSlot": slot, "blockHeight": slot, "epoch": 0, "slotIndex": slot, "slotsInEpoch": 432000, "transactionCount": null }))
+        }
+        "getLatestBlockhash" => {
+            let (blockhash, last_valid) = chain.latest_blockhash().await?;
+            with_context(chain, json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid })).await
+        }
+        "isBlockhashValid" => {
+            let hash = param(params, 0)?
+                .as_str()
+                .and_then(|s| Hash::from_str(s).ok())
+                .ok_or_else(|| RpcError::invalid_params("Invalid param: Invalid"))?;
+            let valid = chain.is_blockhash_valid(&hash).await?;
+            with_context(chain, json!(valid)).await
+        }
+        "getFeeForMessage" => {
+            let encoded = param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
+            let bytes = BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?;
+            let message: VersionedMessage =
+                bincode::deserialize(&bytes).map_err(|_| RpcError::invalid_params("invalid message"))?;
+            let fee = match message {
+                VersionedMessage::Legacy(m) => chain.fee_for_message(m).await?,
+                VersionedMessage::V0(_) => Some(crate::state::LAMPORTS_PER_SIGNATURE * u64::from(message_signatures(&bytes))),
+            };
+            with_context(chain, json!(fee)).await
+        }
+        "getMinimumBalanceForRentExemption" => {
+            let size = param(params, 0)?.as_u64().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a size"))?;
+            let rent = chain.banks.get_rent().await.map_err(RpcError::internal)?;
+            Ok(json!(rent.minimum_balance(size as usize)))
+        }
+        "getBalance" => {
+            let address = pubkey_param(params, 0)?;
+            let lamports = chain.account(&address).await?.map(|a| a.lamports).unwrap_or_default();
+            with_context(chain, json!(lamports)).await
+        }
+        "getAccountInfo" => {
+            let address = pubkey_param(params, 0)?;
+            let encoding = encoding_of(config(params, 1), UiAccountEncoding::Base58)?;
+            let value = account_or_null(chain, &address, encoding).await?;
+            with_context(chain, value).await
+        }
+        "getMultipleAccounts" => {
+            let list = param(params, 0)?.as_array().ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
+            if list.len() > 100 {
+                return Err(RpcError::invalid_params("Too many inputs provided; max 100"));
+            }
+            let encoding = encoding_of(config(params, 1), UiAccountEncoding::Base64)?;
+            let mut values = Vec::with_capacity(list.len());
+            for item in list {
+                let address = pubkey_param(std::slice::from_ref(item), 0)?;
+                values.push(account_or_null(chain, &address, encoding).await?);
+            }
+            with_context(chain, Value::Array(values)).await
+        }
+        "getProgramAccounts" => {
+            let program = pubkey_param(params, 0)?;
+            let config = config(params, 1);
+            let encoding = encoding_of(config, UiAccountEncoding::Base64)?;
+            let accounts = program_accounts(chain, &program, &parse_filters(config)?).await?;
+            let value = keyed(chain, accounts, encoding).await?;
+            if config.get("withContext").and_then(Value::as_bool).unwrap_or(false) {
+                with_context(chain, value).await
+            } else {
+                Ok(value)
+            }
+        }
+        "getTokenAccountsByOwner" | "getParsedTokenAccountsByOwner" => {
+            let default = if method == "getParsedTokenAccountsByOwner" { UiAccountEncoding::JsonParsed } else { UiAccountEncoding::Base64 };
+            let encoding = encoding_of(config(params, 2), default)?;
+            let accounts = token_accounts_by_owner(chain, params).await?;
+            let value = keyed(chain, accounts, encoding).await?;
+            with_context(chain, value).await
+        }
+        "getTokenAccountBalance" => {
+            let address = pubkey_param(params, 0)?;
+            let account = chain
+                .account(&address)
+                .await?
+                .filter(|a| a.owner == spl_token::id())
+                .and_then(|a| spl_token::state::Account::unpack(&a.data).ok())
+                .ok_or_else(|| RpcError::invalid_params("Invalid param: could not find account"))?;
+            let decimals = chain.mint_decimals(&account.mint).await?.unwrap_or_default();
+            let amount = token_amount_to_ui_amount_v3(account.amount, &SplTokenAdditionalDataV2::with_decimals(decimals));
+            with_context(chain, serde_json::to_value(amount).map_err(RpcError::internal)?).await
+        }
+        "requestAirdrop" => {
+            let to = pubkey_param(params, 0)?;
+            let lamports = param(params, 1)?.as_u64().ok_or_else(|| RpcError::invalid_params("Invalid params: expected lamports"))?;
+            let signature = chain.airdrop(&to, lamports).await.map_err(send_error)?;
+            Ok(json!(signature.to_string()))
+        }
+        "sendTransaction" => {
+            let tx = decode_transaction(params)?;
+            let skip = config(params, 1).get("skipPreflight").and_then(Value::as_bool).unwrap_or(false);
+            let signature = chain.send(tx, skip).await.map_err(send_error)?;
+            Ok(json!(signature.to_string()))
+        }
+        "simulateTransaction" => {
+            let tx = decode_transaction(params)?;
+            let (err, logs, units) = chain.simulate(tx).await.map_err(RpcError::internal)?;
+            with_context(chain, simulation_value(err.as_ref(), logs, units)).await
+        }
+        "getSignatureStatuses" => {
+            let list = param(params, 0)?.as_array().ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
+            if list.len() > 256 {
+                return Err(RpcError::invalid_params("Too many inputs provided; max 256"));
+            }
+            let mut values = Vec::with_capacity(list.len());
+            for item in list {
+                values.push(signature_status(chain, &signature_param(item)?));
+            }
+            with_context(chain, Value::Array(values)).await
+        }
+        "getTransaction" => {
+            let signature = signature_param(param(params, 0)?)?;
+            let config = config(params, 1);
+            let encoding = match config.get("encoding").and_then(Value::as_str).unwrap_or("json") {
+                "json" => UiTransactionEncoding::Json,
+                "jsonParsed" => UiTransactionEncoding::JsonParsed,
+                "base64" => UiTransactionEncoding::Base64,
+                "base58" => UiTransactionEncoding::Base58,
+                other => return Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
+            };
+            let max_version = config.get("maxSupportedTransactionVersion").and_then(Value::as_u64).map(|v| v as u8);
+            let Some(confirmed) = chain.with_tx(&signature, |tx| tx.confirmed()) else { return Ok(Value::Null) };
+            let encoded = confirmed.encode(encoding, max_version).map_err(|e| RpcError {
+                code: -32015,
+                message: format!("Transaction version is not supported by the requesting client: {e}"),
+                data: None,
+            })?;
+            serde_json::to_value(encoded).map_err(RpcError::internal)
+        }
+        _ => Err(RpcError::method_not_found(method)),
+    }
+}
+
+/// Number of required signatures in a serialized message (its first header byte, after a v0 prefix).
+fn message_signatures(bytes: &[u8]) -> u8 {
+    match bytes.first() {
+        Some(b) if b & 0x80 != 0 => bytes.get(1).copied().unwrap_or(1),
+        Some(b) => *b,
+        None => 1,
+    }
+}

@@ -1,0 +1,344 @@
+//! The chain: agave's bank (through solana-program-test) with the mining program as a native builtin and
+//! the real SPL Token / Associated Token programs, plus what an RPC node remembers (transactions, the
+//! addresses it has seen) and a ledger file so a restart keeps every account.
+use std::{
+    collections::{BTreeSet, HashMap},
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use anyhow::{Context, Result};
+use solana_program_test::{processor, BanksClient, ProgramTest, ProgramTestContext};
+use solana_sdk::{
+    account::Account,
+    account_info::AccountInfo,
+    clock::Clock,
+    commitment_config::CommitmentLevel,
+    entrypoint::ProgramResult,
+    hash::Hash,
+    message::Message,
+    program_pack::Pack,
+    pubkey::Pubkey,
+    signature::{Keypair, Signature, Signer},
+    transaction::{Transaction, TransactionError, VersionedTransaction},
+};
+use solana_transaction_status::{
+    ConfirmedTransactionWithStatusMeta, TransactionStatusMeta, TransactionTokenBalance,
+    TransactionWithStatusMeta, VersionedTransactionWithStatusMeta,
+};
+use tokio::sync::{broadcast, Mutex};
+
+/// Anchor's entry takes one lifetime for the slice and its items; the runtime lends them for the call
+/// only, so the entry gets a leaked copy (small: one vector of account handles per instruction).
+fn mining_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+    let accounts = Box::leak(Box::new(accounts.to_vec()));
+    mining::entry(program_id, accounts, data)
+}
+
+pub const LAMPORTS_PER_SIGNATURE: u64 = 5_000;
+
+#[derive(Clone, Debug)]
+pub enum ChainEvent {
+    /// A transaction landed (successfully or not).
+    Transaction { signature: Signature, slot: u64, err: Option<TransactionError> },
+    /// These accounts may have changed.
+    Accounts(Vec<Pubkey>),
+}
+
+pub struct StoredTx {
+    pub slot: u64,
+    pub block_time: i64,
+    pub transaction: VersionedTransaction,
+    pub meta: TransactionStatusMeta,
+}
+
+impl StoredTx {
+    pub fn confirmed(&self) -> ConfirmedTransactionWithStatusMeta {
+        ConfirmedTransactionWithStatusMeta {
+            slot: self.slot,
+            block_time: Some(self.block_time),
+            tx_with_meta: TransactionWithStatusMeta::Complete(VersionedTransactionWithStatusMeta {
+                transaction: self.transaction.clone(),
+                meta: self.meta.clone(),
+            }),
+        }
+    }
+}
+
+/// Why a transaction was not taken.
+pub enum SendError {
+    /// Preflight simulation failed; nothing was committed.
+    Simulation { err: TransactionError, logs: Vec<String>, units: u64 },
+    /// The bank refused it before execution (bad blockhash, unfunded fee payer, duplicate…).
+    Rejected(TransactionError),
+    Internal(String),
+}
+
+#[derive(Default)]
+struct Memory {
+    known: BTreeSet<Pubkey>,
+    txs: HashMap<Signature, StoredTx>,
+    dirty: bool,
+}
+
+pub struct Chain {
+    pub banks: BanksClient,
+    ctx: Mutex<ProgramTestContext>,
+    faucet: Keypair,
+    memory: std::sync::Mutex<Memory>,
+    /// Transactions are applied one at a time so their pre/post balances are exact.
+    tx_lock: Mutex<()>,
+    pub events: broadcast::Sender<ChainEvent>,
+    pub genesis_hash: Hash,
+    ledger: PathBuf,
+}
+
+fn now_unix() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or_default()
+}
+
+fn persistable(account: &Account) -> bool {
+    !account.executable
+        && account.owner != solana_sdk::sysvar::id()
+        && account.owner != solana_sdk::native_loader::id()
+        && account.owner != solana_sdk::bpf_loader_upgradeable::id()
+}
+
+impl Chain {
+    pub async fn start(ledger: &Path) -> Result<Arc<Self>> {
+        let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
+        pt.prefer_bpf(false);
+        let saved: Vec<(Pubkey, Account)> = match std::fs::read(ledger) {
+            Ok(bytes) => bincode::deserialize(&bytes).with_context(|| format!("reading ledger {}", ledger.display()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(e).with_context(|| format!("reading ledger {}", ledger.display())),
+        };
+        let mut memory = Memory::default();
+        for (address, account) in saved {
+            memory.known.insert(address);
+            pt.add_account(address, account);
+        }
+        let ctx = pt.start_with_context().await;
+        let genesis_hash = ctx.genesis_config().hash();
+        let faucet = ctx.payer.insecure_clone();
+        let chain = Arc::new(Chain {
+            banks: ctx.banks_client.clone(),
+            ctx: Mutex::new(ctx),
+            faucet,
+            memory: std::sync::Mutex::new(memory),
+            tx_lock: Mutex::new(()),
+            events: broadcast::channel(1024).0,
+            genesis_hash,
+            ledger: ledger.to_path_buf(),
+        });
+        chain.sync_clock().await?;
+        Ok(chain)
+    }
+
+    /// The bank's clock follows the wall clock (programs read time from it).
+    pub async fn sync_clock(&self) -> Result<()> {
+        let ctx = self.ctx.lock().await;
+        let mut clock: Clock = self.banks.get_sysvar().await?;
+        let now = now_unix();
+        if clock.unix_timestamp != now {
+            clock.unix_timestamp = now;
+            ctx.set_sysvar(&clock);
+        }
+        Ok(())
+    }
+
+    pub fn remember(&self, keys: impl IntoIterator<Item = Pubkey>) {
+        let mut memory = self.memory.lock().unwrap();
+        for key in keys {
+            memory.dirty |= memory.known.insert(key);
+        }
+    }
+
+    pub fn known_addresses(&self) -> Vec<Pubkey> {
+        self.memory.lock().unwrap().known.iter().copied().collect()
+    }
+
+    pub fn with_tx<T>(&self, signature: &Signature, f: impl FnOnce(&StoredTx) -> T) -> Option<T> {
+        self.memory.lock().unwrap().txs.get(signature).map(f)
+    }
+
+    pub async fn account(&self, address: &Pubkey) -> Result<Option<Account>> {
+        Ok(self.banks.get_account_with_commitment(*address, CommitmentLevel::Processed).await?)
+    }
+
+    pub async fn slot(&self) -> Result<u64> {
+        Ok(self.banks.get_root_slot().await?)
+    }
+
+    pub async fn latest_blockhash(&self) -> Result<(Hash, u64)> {
+        self.banks
+            .get_latest_blockhash_with_commitment(CommitmentLevel::Processed)
+            .await?
+            .context("no blockhash")
+    }
+
+    /// A blockhash is valid while the bank would charge a fee for a message that uses it.
+    pub async fn is_blockhash_valid(&self, blockhash: &Hash) -> Result<bool> {
+        let probe = Message::new_with_blockhash(&[], Some(&self.faucet.pubkey()), blockhash);
+        Ok(self.banks.get_fee_for_message(probe).await?.is_some())
+    }
+
+    pub async fn fee_for_message(&self, message: Message) -> Result<Option<u64>> {
+        Ok(self.banks.get_fee_for_message(message).await?)
+    }
+
+    /// Sends `lamports` from the genesis faucet; a real transaction, like a validator's faucet.
+    pub async fn airdrop(&self, to: &Pubkey, lamports: u64) -> Result<Signature, SendError> {
+        let (blockhash, _) = self.latest_blockhash().await.map_err(|e| SendError::Internal(e.to_string()))?;
+        let ix = solana_system_interface::instruction::transfer(&self.faucet.pubkey(), to, lamports);
+        let tx = Transaction::new_signed_with_payer(&[ix], Some(&self.faucet.pubkey()), &[&self.faucet], blockhash);
+        self.send(tx.into(), true).await
+    }
+
+    pub async fn simulate(
+        &self,
+        tx: VersionedTransaction,
+    ) -> Result<(Option<TransactionError>, Vec<String>, u64), String> {
+        let result = self.banks.simulate_transaction(tx).await.map_err(|e| e.to_string())?;
+        let details = result.simulation_details.unwrap_or_else(|| solana_banks_interface_details());
+        match result.result {
+            Some(Ok(())) => Ok((None, details.logs, details.units_consumed)),
+            Some(Err(err)) => Ok((Some(err), details.logs, details.units_consumed)),
+            None => Err("simulation gave no result".into()),
+        }
+    }
+
+    /// Applies a transaction; with `preflight`, a failing simulation stops it first (as RPC nodes do).
+    pub async fn send(&self, tx: VersionedTransaction, skip_preflight: bool) -> Result<Signature, SendError> {
+        if !skip_preflight {
+            match self.simulate(tx.clone()).await {
+                Ok((Some(err), logs, units)) => return Err(SendError::Simulation { err, logs, units }),
+                Ok((None, _, _)) => {}
+                Err(e) => return Err(SendError::Internal(e)),
+            }
+        }
+        let signature = tx.signatures[0];
+        let keys = tx.message.static_account_keys().to_vec();
+        let _guard = self.tx_lock.lock().await;
+        let internal = |e: anyhow::Error| SendError::Internal(e.to_string());
+        let pre = self.snapshot(&keys).await.map_err(internal)?;
+        let result = self
+            .banks
+            .process_transaction_with_metadata(tx.clone())
+            .await
+            .map_err(|e| SendError::Internal(e.to_string()))?;
+        let metadata = match (&result.result, result.metadata) {
+            (_, Some(metadata)) => metadata,
+            // No metadata: the bank never executed it (nothing was charged or changed).
+            (Err(err), None) => return Err(SendError::Rejected(err.clone())),
+            (Ok(()), None) => return Err(SendError::Internal("transaction processed without metadata".into())),
+        };
+        let post = self.snapshot(&keys).await.map_err(internal)?;
+        let slot = self.slot().await.map_err(internal)?;
+        let block_time = self
+            .banks
+            .get_sysvar::<Clock>()
+            .await
+            .map(|c| c.unix_timestamp)
+            .unwrap_or_else(|_| now_unix());
+        let meta = TransactionStatusMeta {
+            status: result.result.clone(),
+            fee: LAMPORTS_PER_SIGNATURE * tx.signatures.len() as u64,
+            pre_balances: pre.lamports,
+            post_balances: post.lamports,
+            inner_instructions: Some(Vec::new()),
+            log_messages: Some(metadata.log_messages),
+            pre_token_balances: Some(pre.tokens),
+            post_token_balances: Some(post.tokens),
+            rewards: Some(Vec::new()),
+            loaded_addresses: Default::default(),
+            return_data: metadata.return_data,
+            compute_units_consumed: Some(metadata.compute_units_consumed),
+            cost_units: None,
+        };
+        {
+            let mut memory = self.memory.lock().unwrap();
+            memory.txs.insert(signature, StoredTx { slot, block_time, transaction: tx, meta });
+            memory.known.extend(keys.iter().copied());
+            memory.dirty = true;
+        }
+        let _ = self.events.send(ChainEvent::Transaction { signature, slot, err: result.result.err() });
+        let _ = self.events.send(ChainEvent::Accounts(keys));
+        Ok(signature)
+    }
+
+    async fn snapshot(&self, keys: &[Pubkey]) -> Result<Snapshot> {
+        let mut snapshot = Snapshot::default();
+        for (index, key) in keys.iter().enumerate() {
+            let account = self.account(key).await?;
+            snapshot.lamports.push(account.as_ref().map(|a| a.lamports).unwrap_or_default());
+            let Some(account) = account else { continue };
+            if account.owner != spl_token::id() || account.data.len() != spl_token::state::Account::LEN {
+                continue;
+            }
+            let Ok(token) = spl_token::state::Account::unpack(&account.data) else { continue };
+            let decimals = self.mint_decimals(&token.mint).await?.unwrap_or_default();
+            snapshot.tokens.push(TransactionTokenBalance {
+                account_index: index as u8,
+                mint: token.mint.to_string(),
+                ui_token_amount: solana_account_decoder::parse_token::token_amount_to_ui_amount_v3(
+                    token.amount,
+                    &solana_account_decoder::parse_account_data::SplTokenAdditionalDataV2::with_decimals(decimals),
+                ),
+                owner: token.owner.to_string(),
+                program_id: spl_token::id().to_string(),
+            });
+        }
+        Ok(snapshot)
+    }
+
+    pub async fn mint_decimals(&self, mint: &Pubkey) -> Result<Option<u8>> {
+        Ok(self
+            .account(mint)
+            .await?
+            .filter(|a| a.owner == spl_token::id())
+            .and_then(|a| spl_token::state::Mint::unpack(&a.data).ok())
+            .map(|m| m.decimals))
+    }
+
+    /// Writes every account the chain knows to the ledger file, when something changed.
+    pub async fn save(&self) -> Result<()> {
+        let keys = {
+            let mut memory = self.memory.lock().unwrap();
+            if !memory.dirty {
+                return Ok(());
+            }
+            memory.dirty = false;
+            memory.known.iter().copied().collect::<Vec<_>>()
+        };
+        let mut accounts = Vec::with_capacity(keys.len());
+        for key in keys {
+            if let Some(account) = self.account(&key).await? {
+                if persistable(&account) && key != self.faucet.pubkey() {
+                    accounts.push((key, account));
+                }
+            }
+        }
+        let tmp = self.ledger.with_extension("tmp");
+        std::fs::write(&tmp, bincode::serialize(&accounts)?)?;
+        std::fs::rename(&tmp, &self.ledger)?;
+        Ok(())
+    }
+}
+
+fn solana_banks_interface_details() -> solana_banks_interface::TransactionSimulationDetails {
+    solana_banks_interface::TransactionSimulationDetails {
+        logs: Vec::new(),
+        units_consumed: 0,
+        loaded_accounts_data_size: 0,
+        return_data: None,
+        inner_instructions: None,
+    }
+}
+
+#[derive(Default)]
+struct Snapshot {
+    lamports: Vec<u64>,
+    tokens: Vec<TransactionTokenBalance>,
+}

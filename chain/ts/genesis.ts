@@ -1,0 +1,96 @@
+// Genesis for a ready-to-use local product, done the way any operator would against any cluster: the
+// STRM mint, a funded treasury for reward payouts, and the program's config with the default tiers
+// (through the same deploy script as devnet).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AnchorProvider, Wallet } from '@coral-xyz/anchor';
+import { createMint, getMint, getOrCreateAssociatedTokenAccount, mintTo } from '@solana/spl-token';
+import { type Connection, LAMPORTS_PER_SOL, type PublicKey } from '@solana/web3.js';
+import { deployConfig } from '@strm/migrations';
+import { miningProgram, readConfig } from '@strm/mining-client';
+import { TOKEN_DECIMALS } from '@strm/shared';
+import { loadOrCreateKeypair } from './keys.ts';
+
+/** What the API and tests read about the local chain (`<data dir>/chain.json`). */
+export interface ChainInfo {
+  rpcUrl: string;
+  wsUrl: string;
+  programId: string;
+  mint: string;
+  decimals: number;
+  treasuryOwner: string;
+  treasuryTokenAccount: string;
+  authority: string;
+  keypairs: { mintAuthority: string; authority: string; treasuryOwner: string };
+}
+
+/** Base units the treasury starts with: 100 million STRM. */
+export const TREASURY_SUPPLY = 100_000_000n * 10n ** BigInt(TOKEN_DECIMALS);
+
+async function airdrop(connection: Connection, to: PublicKey, sol: number) {
+  const signature = await connection.requestAirdrop(to, sol * LAMPORTS_PER_SOL);
+  const latest = await connection.getLatestBlockhash();
+  await connection.confirmTransaction({ signature, ...latest });
+}
+
+export async function ensureGenesis(
+  connection: Connection,
+  dataDir: string,
+  urls: { rpcUrl: string; wsUrl: string },
+): Promise<ChainInfo> {
+  const keypairs = {
+    // One key is the mint's and the config's authority; the mint keypair only fixes the mint's address.
+    authority: join(dataDir, 'keys', 'authority.json'),
+    mint: join(dataDir, 'keys', 'mint.json'),
+    treasuryOwner: join(dataDir, 'keys', 'treasury-owner.json'),
+  };
+  const authority = loadOrCreateKeypair(keypairs.authority);
+  const mintKey = loadOrCreateKeypair(keypairs.mint);
+  const treasuryOwner = loadOrCreateKeypair(keypairs.treasuryOwner);
+
+  if ((await connection.getBalance(authority.publicKey)) < LAMPORTS_PER_SOL) {
+    await airdrop(connection, authority.publicKey, 1000);
+  }
+  if ((await connection.getBalance(treasuryOwner.publicKey)) < LAMPORTS_PER_SOL) {
+    await airdrop(connection, treasuryOwner.publicKey, 100);
+  }
+  const mintExists = await getMint(connection, mintKey.publicKey).then(
+    () => true,
+    () => false,
+  );
+  if (!mintExists) {
+    await createMint(connection, authority, authority.publicKey, null, TOKEN_DECIMALS, mintKey);
+  }
+  const treasury = await getOrCreateAssociatedTokenAccount(
+    connection,
+    authority,
+    mintKey.publicKey,
+    treasuryOwner.publicKey,
+  );
+  if (treasury.amount === 0n) {
+    await mintTo(connection, authority, mintKey.publicKey, treasury.address, authority, TREASURY_SUPPLY);
+  }
+
+  const provider = new AnchorProvider(connection, new Wallet(authority), { commitment: 'confirmed' });
+  await deployConfig(provider, mintKey.publicKey);
+  const program = miningProgram(connection);
+  const config = await readConfig(program);
+  if (!config) throw new Error('the mining config is missing after genesis');
+
+  const info: ChainInfo = {
+    ...urls,
+    programId: program.programId.toBase58(),
+    mint: mintKey.publicKey.toBase58(),
+    decimals: TOKEN_DECIMALS,
+    treasuryOwner: treasuryOwner.publicKey.toBase58(),
+    treasuryTokenAccount: treasury.address.toBase58(),
+    authority: authority.publicKey.toBase58(),
+    keypairs: {
+      mintAuthority: keypairs.authority,
+      authority: keypairs.authority,
+      treasuryOwner: keypairs.treasuryOwner,
+    },
+  };
+  writeFileSync(join(dataDir, 'chain.json'), `${JSON.stringify(info, null, 2)}\n`);
+  return info;
+}
