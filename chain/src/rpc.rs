@@ -439,6 +439,30 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
             })?;
             serde_json::to_value(encoded).map_err(RpcError::internal)
         }
+        // A local-development cheat code: tests use it to reach states no transaction can (e.g. a total
+        // near u64::MAX). Params: [address, { lamports, data: [base64, "base64"], owner, executable }].
+        "strm_setAccount" => {
+            let address = pubkey_param(params, 0)?;
+            let spec = param(params, 1)?;
+            let owner = spec
+                .get("owner")
+                .and_then(Value::as_str)
+                .and_then(|o| Pubkey::from_str(o).ok())
+                .ok_or_else(|| RpcError::invalid_params("Invalid params: owner"))?;
+            let data = match spec.get("data").and_then(|d| d.get(0)).and_then(Value::as_str) {
+                Some(b64) => BASE64.decode(b64).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?,
+                None => Vec::new(),
+            };
+            let account = Account {
+                lamports: spec.get("lamports").and_then(Value::as_u64).unwrap_or_default(),
+                data,
+                owner,
+                executable: spec.get("executable").and_then(Value::as_bool).unwrap_or(false),
+                rent_epoch: u64::MAX,
+            };
+            chain.set_account(address, account).await;
+            Ok(Value::Null)
+        }
         _ => Err(RpcError::method_not_found(method)),
     }
 }

@@ -109,6 +109,8 @@ impl Chain {
     pub async fn start(ledger: &Path) -> Result<Arc<Self>> {
         let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
         pt.prefer_bpf(false);
+        // A validator's pace (400 ms slots): blockhashes stay valid for about a minute, as on a cluster.
+        pt.set_target_tick_duration(std::time::Duration::from_micros(6250));
         let saved: Vec<(Pubkey, Account)> = match std::fs::read(ledger) {
             Ok(bytes) => bincode::deserialize(&bytes).with_context(|| format!("reading ledger {}", ledger.display()))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -146,6 +148,13 @@ impl Chain {
             ctx.set_sysvar(&clock);
         }
         Ok(())
+    }
+
+    /// Local development only: overwrite an account (as Surfpool's or Anvil's cheat codes do).
+    pub async fn set_account(&self, address: Pubkey, account: Account) {
+        self.ctx.lock().await.set_account(&address, &account.into());
+        self.remember([address]);
+        let _ = self.events.send(ChainEvent::Accounts(vec![address]));
     }
 
     pub fn remember(&self, keys: impl IntoIterator<Item = Pubkey>) {

@@ -1,0 +1,364 @@
+// The local chain against the public client libraries only (@solana/web3.js, @solana/spl-token,
+// @coral-xyz/anchor through @strm/mining-client), as the apps use any cluster.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BorshAccountsCoder } from '@coral-xyz/anchor';
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccount,
+  getAccount,
+  getAssociatedTokenAddressSync,
+  mintTo,
+  transfer,
+} from '@solana/spl-token';
+import {
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SendTransactionError,
+  SystemProgram,
+  Transaction,
+  type TransactionInstruction,
+  sendAndConfirmTransaction,
+} from '@solana/web3.js';
+import {
+  type MiningProgram,
+  activateTierInstructions,
+  addTierInstruction,
+  configPda,
+  deactivateTierInstruction,
+  holdingsAddress,
+  miningProgram,
+  programErrorOf,
+  readConfig,
+  readStreamer,
+  removeTierInstruction,
+  streamerPda,
+  streamerStatus,
+  tokenBalance,
+} from '@strm/mining-client';
+import idl from '@strm/mining-client/idl/mining.json' with { type: 'json' };
+import BN from 'bn.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readKeypair, startLocalChain } from '../ts/index.ts';
+import { freePortPair, rpc, startTestChain } from './support.ts';
+
+let chain: Awaited<ReturnType<typeof startTestChain>>;
+let program: MiningProgram;
+let mint: PublicKey;
+let authority: Keypair;
+const UNIT = 1_000_000n;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  program = miningProgram(chain.connection);
+  mint = new PublicKey(chain.info.mint);
+  authority = readKeypair(chain.info.keypairs.authority);
+});
+afterAll(() => chain?.stop());
+
+async function fundedWallet(strm = 0n): Promise<Keypair> {
+  const wallet = Keypair.generate();
+  const signature = await chain.connection.requestAirdrop(wallet.publicKey, 2 * LAMPORTS_PER_SOL);
+  await chain.connection.confirmTransaction({ signature, ...(await chain.connection.getLatestBlockhash()) });
+  const ata = await createAssociatedTokenAccount(chain.connection, wallet, mint, wallet.publicKey);
+  if (strm > 0n) await mintTo(chain.connection, authority, mint, ata, authority, strm * UNIT);
+  return wallet;
+}
+
+function send(instructions: TransactionInstruction[], signers: Keypair[]) {
+  return sendAndConfirmTransaction(chain.connection, new Transaction().add(...instructions), signers, {
+    commitment: 'confirmed',
+  });
+}
+
+async function expectProgramError(promise: Promise<unknown>, code: number) {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err, `expected program error ${code}`).not.toBeNull();
+  expect(err).toBeInstanceOf(SendTransactionError);
+  expect(programErrorOf(err)?.code).toBe(code);
+}
+
+describe('cluster basics', () => {
+  it('answers health, version, genesis hash, slot and blockhash like a validator', async () => {
+    expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
+    expect((await chain.connection.getVersion())['solana-core']).toMatch(/^2\./);
+    expect(await chain.connection.getGenesisHash()).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const { blockhash, lastValidBlockHeight } = await chain.connection.getLatestBlockhash();
+    expect(lastValidBlockHeight).toBeGreaterThanOrEqual(await chain.connection.getBlockHeight());
+    expect(await chain.connection.isBlockhashValid(blockhash)).toMatchObject({ value: true });
+    expect((await chain.connection.isBlockhashValid('11111111111111111111111111111111')).value).toBe(false);
+    expect(await chain.connection.getMinimumBalanceForRentExemption(165)).toBeGreaterThan(0);
+  });
+
+  it('refuses unknown methods and malformed requests with standard JSON-RPC errors', async () => {
+    expect(await rpc(chain.rpcUrl, 'getEverything')).toMatchObject({ error: { code: -32601 } });
+    expect(await rpc(chain.rpcUrl, 'getBalance', ['not-a-key'])).toMatchObject({ error: { code: -32602 } });
+    expect(await rpc(chain.rpcUrl, 'sendTransaction', ['AAAA', { encoding: 'base64' }])).toMatchObject({
+      error: { code: -32602 },
+    });
+    const garbage = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      body: '{nope',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
+    // Still serving after all that.
+    expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
+  });
+});
+
+describe('SOL and STRM', () => {
+  it('airdrops, confirmed through the PubSub signature subscription', async () => {
+    const wallet = Keypair.generate();
+    const signature = await chain.connection.requestAirdrop(wallet.publicKey, 3 * LAMPORTS_PER_SOL);
+    const result = await chain.connection.confirmTransaction({
+      signature,
+      ...(await chain.connection.getLatestBlockhash()),
+    });
+    expect(result.value.err).toBeNull();
+    expect(await chain.connection.getBalance(wallet.publicKey)).toBe(3 * LAMPORTS_PER_SOL);
+  });
+
+  it('creates associated token accounts, mints and transfers STRM, read back as jsonParsed', async () => {
+    const alice = await fundedWallet(1500n);
+    const bob = await fundedWallet();
+    const aliceAta = getAssociatedTokenAddressSync(mint, alice.publicKey);
+    const bobAta = getAssociatedTokenAddressSync(mint, bob.publicKey);
+    await transfer(chain.connection, alice, aliceAta, bobAta, alice, 250n * UNIT);
+
+    expect((await getAccount(chain.connection, bobAta)).amount).toBe(250n * UNIT);
+    expect((await chain.connection.getTokenAccountBalance(aliceAta)).value).toMatchObject({
+      amount: String(1250n * UNIT),
+      decimals: 6,
+      uiAmount: 1250,
+      uiAmountString: '1250',
+    });
+    const parsed = await chain.connection.getParsedAccountInfo(bobAta);
+    expect(parsed.value?.data).toMatchObject({
+      program: 'spl-token',
+      parsed: { type: 'account', info: { mint: mint.toBase58(), owner: bob.publicKey.toBase58() } },
+    });
+    expect(await tokenBalance(chain.connection, alice.publicKey, mint)).toBe(1250);
+    expect(await tokenBalance(chain.connection, Keypair.generate().publicKey, mint)).toBe(0);
+  });
+
+  it('reports a transaction’s status, and its details with token balances', async () => {
+    const alice = await fundedWallet(10n);
+    const bob = await fundedWallet();
+    const signature = await transfer(
+      chain.connection,
+      alice,
+      getAssociatedTokenAddressSync(mint, alice.publicKey),
+      getAssociatedTokenAddressSync(mint, bob.publicKey),
+      alice,
+      4n * UNIT,
+    );
+    const { value } = await chain.connection.getSignatureStatuses([
+      signature,
+      '1111111111111111111111111111111111111111111111111111111111111111',
+    ]);
+    expect(value[0]).toMatchObject({ err: null, confirmationStatus: 'finalized' });
+    expect(value[1]).toBeNull();
+    const tx = await chain.connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    expect(tx?.transaction.signatures[0]).toBe(signature);
+    expect(tx?.meta?.err).toBeNull();
+    expect(tx?.meta?.fee).toBe(5000);
+    const post = tx?.meta?.postTokenBalances?.find((b) => b.owner === bob.publicKey.toBase58());
+    expect(post?.uiTokenAmount.uiAmount).toBe(4);
+    expect(tx?.blockTime).toBeGreaterThan(Date.now() / 1000 - 120);
+  });
+
+  it('notifies account subscribers when a balance changes', async () => {
+    const wallet = Keypair.generate();
+    const changed = new Promise<number>((resolve) => {
+      const id = chain.connection.onAccountChange(wallet.publicKey, (account) => {
+        void chain.connection.removeAccountChangeListener(id);
+        resolve(account.lamports);
+      });
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const signature = await chain.connection.requestAirdrop(wallet.publicKey, LAMPORTS_PER_SOL);
+    await chain.connection.confirmTransaction({
+      signature,
+      ...(await chain.connection.getLatestBlockhash()),
+    });
+    expect(await changed).toBe(LAMPORTS_PER_SOL);
+  });
+});
+
+describe('the mining program through the TS client', () => {
+  it('starts with the config and the nine default tiers from genesis', async () => {
+    const config = await readConfig(program);
+    expect(config?.tokenMint.toBase58()).toBe(chain.info.mint);
+    expect(config?.tokenDecimals).toBe(6);
+    expect(config?.tiers.map((t) => t.name)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `Tier ${i}`));
+    expect(config?.tiers[8]?.deposit).toBe(1_000_000n * UNIT);
+  });
+
+  it('activates a tier, shows the streamer, indexes the event, and deactivates with the deposit back', async () => {
+    const wallet = await fundedWallet(6000n);
+    await send(await activateTierInstructions(program, wallet.publicKey, 'Tier 2'), [wallet]);
+
+    expect(await streamerStatus(program, wallet.publicKey)).toEqual({ activeTier: 'Tier 2', isMining: true });
+    const streamer = await readStreamer(program, wallet.publicKey);
+    expect(streamer?.deposited).toBe(5000n * UNIT);
+    expect(await tokenBalance(chain.connection, wallet.publicKey, mint)).toBe(1000);
+    const holdings = await chain.connection.getParsedAccountInfo(holdingsAddress(wallet.publicKey, mint));
+    expect(holdings.value?.data).toMatchObject({
+      parsed: { info: { owner: streamerPda(wallet.publicKey).toBase58(), tokenAmount: { uiAmount: 5000 } } },
+    });
+
+    // The streamer record is found by wallet with a memcmp filter (after the 8-byte discriminator).
+    const found = await chain.connection.getProgramAccounts(program.programId, {
+      filters: [{ memcmp: { offset: 8, bytes: wallet.publicKey.toBase58() } }],
+    });
+    expect(found.map((a) => a.pubkey.toBase58())).toEqual([streamerPda(wallet.publicKey).toBase58()]);
+
+    const deactivation = await send([await deactivateTierInstruction(program, wallet.publicKey)], [wallet]);
+    expect(await streamerStatus(program, wallet.publicKey)).toEqual({ activeTier: null, isMining: false });
+    expect(await tokenBalance(chain.connection, wallet.publicKey, mint)).toBe(6000);
+
+    const tx = await chain.connection.getTransaction(deactivation, { maxSupportedTransactionVersion: 0 });
+    const events = (tx?.meta?.logMessages ?? []).filter((l) => l.startsWith('Program data: '));
+    expect(events).toHaveLength(1);
+  });
+
+  it('surfaces each program error 6000-6006 with its code', async () => {
+    const wallet = await fundedWallet(2000n);
+    const intruder = await fundedWallet();
+
+    // 6000 Unauthorized: a tier change not signed by the authority.
+    await expectProgramError(
+      send(
+        [await addTierInstruction(program, intruder.publicKey, { name: 'Free', deposit: 0n })],
+        [intruder],
+      ),
+      6000,
+    );
+    // 6001 AlreadyActive.
+    await send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1'), [wallet]);
+    await expectProgramError(
+      send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1'), [wallet]),
+      6001,
+    );
+    // 6005 InvalidHoldingsAccount: the wallet's own token account named as holdings.
+    const ix = await deactivateTierInstruction(program, wallet.publicKey);
+    const holdingsIndex = ix.keys.findIndex((k) => k.pubkey.equals(holdingsAddress(wallet.publicKey, mint)));
+    ix.keys[holdingsIndex]!.pubkey = getAssociatedTokenAddressSync(mint, wallet.publicKey);
+    await expectProgramError(send([ix], [wallet]), 6005);
+    // 6002 NotActive.
+    await send([await deactivateTierInstruction(program, wallet.publicKey)], [wallet]);
+    await expectProgramError(
+      send([await deactivateTierInstruction(program, wallet.publicKey)], [wallet]),
+      6002,
+    );
+    // 6003 InvalidTier: the client refuses an unknown tier itself ('Tier not found'), so build it by hand.
+    await expect(activateTierInstructions(program, wallet.publicKey, 'Tier 42')).rejects.toThrow(
+      'Tier not found',
+    );
+    const unknownTier = await program.methods
+      .activateTier('Tier 42')
+      .accountsStrict({
+        wallet: wallet.publicKey,
+        config: configPda(),
+        streamer: streamerPda(wallet.publicKey),
+        tokenMint: mint,
+        walletTokenAccount: getAssociatedTokenAddressSync(mint, wallet.publicKey),
+        holdings: holdingsAddress(wallet.publicKey, mint),
+        tokenProgram: TOKEN_PROGRAM_ID,
+        associatedTokenProgram: ASSOCIATED_TOKEN_PROGRAM_ID,
+        systemProgram: SystemProgram.programId,
+      })
+      .instruction();
+    await expectProgramError(send([unknownTier], [wallet]), 6003);
+
+    // 6004 MaxTiersReached: the authority fills the table (16), one more is refused; then tidies up.
+    const extra = Array.from({ length: 7 }, (_, i) => `Extra ${i}`);
+    for (const name of extra)
+      await send(
+        [await addTierInstruction(program, authority.publicKey, { name, deposit: 1n })],
+        [authority],
+      );
+    await expectProgramError(
+      send(
+        [await addTierInstruction(program, authority.publicKey, { name: 'One more', deposit: 1n })],
+        [authority],
+      ),
+      6004,
+    );
+    for (const name of extra)
+      await send([await removeTierInstruction(program, authority.publicKey, name)], [authority]);
+
+    // 6006 Overflow: only reachable from a state no transaction can make (deposits are bounded by the
+    // mint's supply), so the chain's local cheat code sets the config's running total near u64::MAX.
+    const coder = new BorshAccountsCoder(idl as never);
+    const configInfo = await chain.connection.getAccountInfo(configPda());
+    const decoded = coder.decode('Config', configInfo!.data);
+    decoded.total_deposited = new BN('18446744073709551000');
+    const encoded = await coder.encode('Config', decoded);
+    const data = Buffer.alloc(configInfo!.data.length);
+    encoded.copy(data);
+    expect(
+      await rpc(chain.rpcUrl, 'strm_setAccount', [
+        configPda().toBase58(),
+        {
+          lamports: configInfo!.lamports,
+          data: [data.toString('base64'), 'base64'],
+          owner: program.programId.toBase58(),
+        },
+      ]),
+    ).toMatchObject({ result: null });
+    await expectProgramError(
+      send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1'), [wallet]),
+      6006,
+    );
+  });
+});
+
+describe('restarts', () => {
+  it('keep every account: the same mint, balances and streamer records', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'strm-chain-restart-'));
+    const rpcPort = await freePortPair();
+    try {
+      const first = await startLocalChain({ dataDir, rpcPort });
+      const firstProgram = miningProgram(first.connection);
+      const firstMint = new PublicKey(first.info.mint);
+      const firstAuthority = readKeypair(first.info.keypairs.authority);
+      const wallet = Keypair.generate();
+      const airdrop = await first.connection.requestAirdrop(wallet.publicKey, LAMPORTS_PER_SOL);
+      await first.connection.confirmTransaction({
+        signature: airdrop,
+        ...(await first.connection.getLatestBlockhash()),
+      });
+      const ata = await createAssociatedTokenAccount(first.connection, wallet, firstMint, wallet.publicKey);
+      await mintTo(first.connection, firstAuthority, firstMint, ata, firstAuthority, 1000n * UNIT);
+      await sendAndConfirmTransaction(
+        first.connection,
+        new Transaction().add(...(await activateTierInstructions(firstProgram, wallet.publicKey, 'Tier 1'))),
+        [wallet],
+      );
+      await first.stop();
+
+      const second = await startLocalChain({ dataDir, rpcPort });
+      try {
+        expect(second.info.mint).toBe(first.info.mint);
+        expect(await streamerStatus(miningProgram(second.connection), wallet.publicKey)).toEqual({
+          activeTier: 'Tier 1',
+          isMining: true,
+        });
+        expect(await second.connection.getBalance(wallet.publicKey)).toBeGreaterThan(0);
+        expect(await tokenBalance(second.connection, wallet.publicKey, firstMint)).toBe(0);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
