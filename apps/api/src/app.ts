@@ -8,6 +8,7 @@ import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { Server as SocketServer } from 'socket.io';
+import type { ChainInfo } from '@strm/local-chain';
 import type { Chain } from './chain.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -22,6 +23,8 @@ export interface AppDeps {
   chain: Chain;
   clock: Clock;
   logger: Logger;
+  /** Set when the API runs the project's local chain (enables the faucet). */
+  localChain?: ChainInfo;
 }
 
 export interface App {

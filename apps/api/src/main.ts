@@ -1,57 +1,21 @@
-import { mkdirSync } from 'node:fs';
-import { createApp } from './app.ts';
-import { createChain } from './chain.ts';
-import { systemClock } from './clock.ts';
+// The API's entry point. The environment is validated before anything heavy is loaded, so a bad value
+// stops the process with exactly one line naming it.
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/index.ts';
-import { createLogger } from './logger.ts';
-import { startChain } from './local-chain.ts';
-import { seedDefaultTiers } from './services/tiers.ts';
 
-async function main() {
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  mkdirSync(config.dataDir, { recursive: true });
-
-  const db = await openDatabase(config, logger);
-  const seeded = await seedDefaultTiers(db.prisma);
-  if (seeded) logger.info({ seeded }, 'default tiers seeded');
-
-  const local = await startChain(config, logger);
-  const chain = createChain(local.rpcUrl, local.wsUrl);
-  const { server, io } = createApp({ config, prisma: db.prisma, chain, clock: systemClock, logger });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
-  const url = `http://${config.host}:${config.port}`;
-  logger.info(
-    { url, database: db.embedded ? 'embedded' : 'DATABASE_URL', rpc: chain.rpcUrl },
-    'STRM is ready',
-  );
-  process.stdout.write(`\n  STRM Mining Platform is ready at ${url}\n\n`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    io.close();
-    await new Promise((resolve) => server.close(resolve));
-    await local.stop();
-    await db.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+function fail(err: unknown): never {
+  const message =
+    err instanceof ConfigError
+      ? err.message
+      : `STRM failed to start: ${err instanceof Error ? err.message : String(err)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`);
-  } else {
-    process.stderr.write(`STRM failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  }
-  process.exit(1);
-});
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  fail(err);
+}
+const { startServer } = await import('./server.ts');
+await startServer(config).catch(fail);

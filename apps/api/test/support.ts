@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ChainInfo } from '@strm/local-chain';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.ts';
@@ -63,14 +64,21 @@ export interface TestApp {
 
 /** The real app over a fresh database; the chain defaults to an address nothing listens on. */
 export async function startTestApp(
-  opts: { chain?: Chain; env?: Record<string, string> } = {},
+  opts: { chain?: Chain; env?: Record<string, string>; localChain?: ChainInfo } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, ...opts.env });
   const prisma = createPrisma(db.url);
   await seedDefaultTiers(prisma);
   const chain = opts.chain ?? createChain('http://127.0.0.1:9');
-  const { app } = createApp({ config, prisma, chain, clock: fakeClock(), logger: createLogger('silent') });
+  const { app } = createApp({
+    config,
+    prisma,
+    chain,
+    clock: fakeClock(),
+    logger: createLogger('silent'),
+    localChain: opts.localChain,
+  });
   return {
     app,
     prisma,

@@ -18,8 +18,23 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Two consecutive free ports (the local chain's RPC and PubSub). */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port >= 65_000) continue;
+    const next = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port + 1, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (next) return port;
+  }
+}
+
 export interface Product {
   url: string;
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -36,6 +51,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       DATA_DIR: dataDir,
       PORT: String(port),
       EMBEDDED_PG_PORT: String(await freePort()),
+      LOCAL_CHAIN_PORT: String(await freePortPair()),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,6 +76,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    dataDir,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -317,3 +317,18 @@ export const miningStatsSchema = z.object({
   totalMined: z.number().nonnegative(),
 });
 export type MiningStats = z.infer<typeof miningStatsSchema>;
+
+// ---- local development ---------------------------------------------------------------------
+
+/** The local chain's faucet (local mode only): SOL for fees and STRM to stake. */
+export const faucetRequestSchema = z.object({
+  wallet: walletSchema,
+  strm: z.number().int().min(0).max(2_000_000).default(1_100_000),
+  sol: z.number().min(0).max(10).default(2),
+});
+export const faucetResponseSchema = z.object({
+  wallet: walletSchema,
+  sol: z.number(),
+  strm: z.number(),
+  tokenAccount: z.string(),
+});
