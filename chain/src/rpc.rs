@@ -54,8 +54,12 @@ impl From<anyhow::Error> for RpcError {
 
 type RpcResult = Result<Value, RpcError>;
 
+/// Browsers call RPC nodes from any origin (wallets, dapps); validators answer CORS permissively too.
 pub fn router(chain: Arc<Chain>) -> Router {
-    Router::new().route("/", post(handle)).with_state(chain)
+    Router::new()
+        .route("/", post(handle))
+        .layer(tower_http::cors::CorsLayer::permissive())
+        .with_state(chain)
 }
 
 async fn handle(State(chain): State<Arc<Chain>>, body: axum::body::Bytes) -> impl IntoResponse {
