@@ -1,13 +1,10 @@
 // A browser wallet flow against the local chain: a page in Debian's Chromium builds a transaction with
 // @solana/web3.js, a Phantom-compatible provider signs and sends it, the page confirms it over PubSub.
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
+import { launchChromium } from '@strm/testing';
 import { build } from 'esbuild';
-import { type BrowserContext, chromium } from 'playwright-core';
 import nacl from 'tweetnacl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPhantomTestProvider } from './phantom-test-provider.ts';
@@ -16,8 +13,7 @@ import { startTestChain } from './support.ts';
 let chain: Awaited<ReturnType<typeof startTestChain>>;
 let server: Server;
 let pageUrl: string;
-let browser: BrowserContext;
-let profile: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
 
 async function servePage(): Promise<void> {
   const bundle = await build({
@@ -46,31 +42,17 @@ async function servePage(): Promise<void> {
 beforeAll(async () => {
   chain = await startTestChain();
   await servePage();
-  profile = await mkdtemp(join(tmpdir(), 'strm-wallet-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chromium = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   server?.close();
   await chain?.stop();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 async function walletPage(options: { reject?: boolean } = {}) {
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   const wallet = await installPhantomTestProvider(page, { rpcUrl: chain.rpcUrl, ...options });
   await page.goto(pageUrl);
   await page.waitForFunction(() => 'transfer' in window);

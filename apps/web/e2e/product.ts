@@ -1,36 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, freePortPair } from '@strm/testing';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Two consecutive free ports (the local chain's RPC and PubSub). */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (port >= 65_000) continue;
-    const next = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port + 1, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (next) return port;
-  }
-}
 
 export interface Product {
   url: string;
