@@ -210,7 +210,7 @@ impl Chain {
         tx: VersionedTransaction,
     ) -> Result<(Option<TransactionError>, Vec<String>, u64), String> {
         let result = self.banks.simulate_transaction(tx).await.map_err(|e| e.to_string())?;
-        let details = result.simulation_details.unwrap_or_else(|| solana_banks_interface_details());
+        let details = result.simulation_details.unwrap_or_else(|| no_simulation_details());
         match result.result {
             Some(Ok(())) => Ok((None, details.logs, details.units_consumed)),
             Some(Err(err)) => Ok((Some(err), details.logs, details.units_consumed)),
@@ -336,7 +336,7 @@ impl Chain {
     }
 }
 
-fn solana_banks_interface_details() -> solana_banks_interface::TransactionSimulationDetails {
+fn no_simulation_details() -> solana_banks_interface::TransactionSimulationDetails {
     solana_banks_interface::TransactionSimulationDetails {
         logs: Vec::new(),
         units_consumed: 0,
