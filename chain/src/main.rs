@@ -25,14 +25,36 @@ struct Args {
     /// Start from an empty ledger.
     #[arg(long)]
     reset: bool,
+    /// Stop when standard input closes: a launcher that dies (even by SIGKILL) takes the chain with it.
+    #[arg(long)]
+    exit_on_stdin_close: bool,
 }
 
-async fn shutdown_signal() {
+async fn stdin_closed() {
+    use tokio::io::AsyncReadExt;
+    let mut stdin = tokio::io::stdin();
+    let mut buf = [0u8; 64];
+    while let Ok(n) = stdin.read(&mut buf).await {
+        if n == 0 {
+            return;
+        }
+    }
+}
+
+async fn shutdown_signal(watch_stdin: bool) {
     let ctrl_c = tokio::signal::ctrl_c();
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+    let stdin = async {
+        if watch_stdin {
+            stdin_closed().await
+        } else {
+            std::future::pending().await
+        }
+    };
     tokio::select! {
         _ = ctrl_c => {},
         _ = term.recv() => {},
+        _ = stdin => {},
     }
 }
 
@@ -74,7 +96,7 @@ async fn main() -> Result<()> {
     let ws_server = axum::serve(ws, pubsub::router(chain.clone())).with_graceful_shutdown(wait(stop_rx));
     let servers = tokio::spawn(async move { tokio::join!(rpc_server, ws_server) });
 
-    shutdown_signal().await;
+    shutdown_signal(args.exit_on_stdin_close).await;
     let _ = stop_tx.send(true);
     background.abort();
     let _ = tokio::time::timeout(Duration::from_secs(3), servers).await;

@@ -58,10 +58,19 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   mkdirSync(dataDir, { recursive: true });
   buildLocalChain();
 
-  const args = ['--host', host, '--rpc-port', String(rpcPort), '--data-dir', dataDir];
+  // The chain stops when our end of its stdin closes, so it never outlives this process.
+  const args = [
+    '--host',
+    host,
+    '--rpc-port',
+    String(rpcPort),
+    '--data-dir',
+    dataDir,
+    '--exit-on-stdin-close',
+  ];
   if (options.reset) args.push('--reset');
   const child: ChildProcess = spawn(binaryPath(), args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'error' },
   });
   let output = '';
