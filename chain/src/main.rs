@@ -102,5 +102,6 @@ async fn main() -> Result<()> {
     let _ = tokio::time::timeout(Duration::from_secs(3), servers).await;
     chain.save().await.context("saving the ledger")?;
     println!("strm-local-chain stopped");
-    Ok(())
+    // The stdin watcher is a blocking read the runtime would otherwise wait for at shutdown.
+    std::process::exit(0)
 }

@@ -98,7 +98,10 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const wsUrl = `ws://${host}:${rpcPort + 1}`;
   const connection = new Connection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl });
   const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null) {
+      child.stdin?.end();
+      child.kill('SIGTERM');
+    }
     await exited;
   };
   try {
