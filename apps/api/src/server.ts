@@ -34,6 +34,11 @@ export async function startServer(config: Config): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
+  }).catch(async (err: unknown) => {
+    // e.g. the port is taken: leave nothing running behind.
+    await local.stop();
+    await db.close();
+    throw err;
   });
   const url = `http://${config.host}:${config.port}`;
   logger.info(
