@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,36 @@ describe('starting the API', () => {
     const { code, stderr } = await runApiToExit({ PORT: 'abc' });
     expect(code).toBe(1);
     expect(stderr.trim()).toMatch(/^Invalid environment variable PORT: [^\n]+$/);
+  });
+
+  it('fails clearly when its port is taken, leaving nothing running', async () => {
+    const blocker = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      const dataDir = await mkdtemp(join(tmpdir(), 'strm-data-'));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      await chmod(dataDir, 0o755);
+      const pgPort = await freePort();
+      const { code, stderr } = await runApiToExit({
+        ...noChain,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        EMBEDDED_PG_PORT: String(pgPort),
+      });
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `STRM failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      );
+      // The embedded PostgreSQL it had started is stopped again: its port is free.
+      const probe = createServer();
+      await new Promise<void>((resolve, reject) => {
+        probe.once('error', reject);
+        probe.listen(pgPort, '127.0.0.1', () => probe.close(() => resolve()));
+      });
+    } finally {
+      blocker.close();
+    }
   });
 
   it('keeps its embedded database across a restart', async () => {
