@@ -101,6 +101,9 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const connection = new Connection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl });
   const stop = async () => {
     if (child.exitCode === null) {
+      // Clients fire requests after a confirmation resolves (web3.js checks the signature status once
+      // more); let those land before the chain goes away under them.
+      await new Promise((settled) => setTimeout(settled, 250));
       child.stdin?.end();
       child.kill('SIGTERM');
     }
