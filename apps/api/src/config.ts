@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { walletSchema } from '@strm/shared';
@@ -95,15 +93,4 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid environment variable JWT_SECRET: required in production');
   }
   return config;
-}
-
-/** JWT_SECRET, or outside production a random one kept in the data directory so sessions survive restarts. */
-export function resolveJwtSecret(config: Config): string {
-  if (config.jwtSecret) return config.jwtSecret;
-  const file = join(config.dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
 }
