@@ -323,10 +323,11 @@ describe('the mining program through the TS client', () => {
 
 describe('restarts', () => {
   it('keep every account: the same mint, balances and streamer records', async () => {
+    // The suite's chain was built in beforeAll; this test only restarts it (no cargo run under the clock).
     const dataDir = await mkdtemp(join(tmpdir(), 'strm-chain-restart-'));
     const rpcPort = await freePortPair();
     try {
-      const first = await startLocalChain({ dataDir, rpcPort });
+      const first = await startLocalChain({ dataDir, rpcPort, build: false });
       const firstProgram = miningProgram(first.connection);
       const firstMint = new PublicKey(first.info.mint);
       const firstAuthority = readKeypair(first.info.keypairs.authority);
@@ -345,7 +346,7 @@ describe('restarts', () => {
       );
       await first.stop();
 
-      const second = await startLocalChain({ dataDir, rpcPort });
+      const second = await startLocalChain({ dataDir, rpcPort, build: false });
       try {
         expect(second.info.mint).toBe(first.info.mint);
         expect(await streamerStatus(miningProgram(second.connection), wallet.publicKey)).toEqual({
