@@ -69,10 +69,7 @@ pub fn handler(ctx: Context<ActivateTier>, tier_name: String) -> Result<()> {
     )?;
 
     let config = &mut ctx.accounts.config;
-    config.total_deposited = config
-        .total_deposited
-        .checked_add(deposit)
-        .ok_or(MiningError::Overflow)?;
+    config.total_deposited = config.total_deposited.checked_add(deposit).ok_or(MiningError::Overflow)?;
 
     let now = Clock::get()?.unix_timestamp;
     let wallet = ctx.accounts.wallet.key();

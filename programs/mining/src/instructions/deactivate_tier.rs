@@ -63,10 +63,8 @@ pub fn handler(ctx: Context<DeactivateTier>) -> Result<()> {
     )?;
 
     let config = &mut ctx.accounts.config;
-    config.total_deposited = config
-        .total_deposited
-        .checked_sub(ctx.accounts.streamer.deposited)
-        .ok_or(MiningError::Overflow)?;
+    config.total_deposited =
+        config.total_deposited.checked_sub(ctx.accounts.streamer.deposited).ok_or(MiningError::Overflow)?;
 
     let streamer = &mut ctx.accounts.streamer;
     streamer.is_active = false;

@@ -29,11 +29,7 @@ pub fn add_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result
 
 pub fn update_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
     let config = &mut ctx.accounts.config;
-    let tier = config
-        .tiers
-        .iter_mut()
-        .find(|t| t.name == name)
-        .ok_or_else(|| error!(MiningError::InvalidTier))?;
+    let tier = config.tiers.iter_mut().find(|t| t.name == name).ok_or_else(|| error!(MiningError::InvalidTier))?;
     tier.deposit = deposit;
     Ok(())
 }

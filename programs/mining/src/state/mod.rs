@@ -27,10 +27,7 @@ pub struct Config {
 
 impl Config {
     pub fn tier(&self, name: &str) -> Result<&Tier> {
-        self.tiers
-            .iter()
-            .find(|t| t.name == name)
-            .ok_or_else(|| error!(MiningError::InvalidTier))
+        self.tiers.iter().find(|t| t.name == name).ok_or_else(|| error!(MiningError::InvalidTier))
     }
 }
 
@@ -51,9 +48,6 @@ pub struct Streamer {
 
 /// A tier name must be 1..=32 bytes.
 pub fn validate_tier_name(name: &str) -> Result<()> {
-    require!(
-        !name.is_empty() && name.len() <= MAX_TIER_NAME_LEN as usize,
-        MiningError::InvalidTier
-    );
+    require!(!name.is_empty() && name.len() <= MAX_TIER_NAME_LEN as usize, MiningError::InvalidTier);
     Ok(())
 }

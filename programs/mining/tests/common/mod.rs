@@ -245,13 +245,24 @@ impl Harness {
         }
     }
 
-    pub async fn activate(&mut self, wallet: &Keypair, wallet_token: &Pubkey, tier: &str) -> Result<(), BanksClientError> {
+    pub async fn activate(
+        &mut self,
+        wallet: &Keypair,
+        wallet_token: &Pubkey,
+        tier: &str,
+    ) -> Result<(), BanksClientError> {
         let holdings = holdings_address(&wallet.pubkey(), &self.mint.pubkey());
         let ix = self.activate_ix(&wallet.pubkey(), wallet_token, &holdings, tier);
         self.send(&[ix], &[wallet]).await
     }
 
-    pub fn deactivate_ix(&self, wallet: &Pubkey, streamer: &Pubkey, wallet_token: &Pubkey, holdings: &Pubkey) -> Instruction {
+    pub fn deactivate_ix(
+        &self,
+        wallet: &Pubkey,
+        streamer: &Pubkey,
+        wallet_token: &Pubkey,
+        holdings: &Pubkey,
+    ) -> Instruction {
         Instruction {
             program_id: mining::ID,
             accounts: mining::accounts::DeactivateTier {
