@@ -1,8 +1,8 @@
 mod common;
 
-use anchor_lang::{AccountSerialize, Discriminator};
+use anchor_lang::AccountSerialize;
 use common::*;
-use mining::events::TierActivated;
+use mining::events::{TierActivated, TierDeactivated};
 use mining::state::Config;
 use solana_sdk::{
     account::Account,
@@ -23,6 +23,7 @@ const CONSTRAINT_ADDRESS: u32 = 2012;
 const CONSTRAINT_TOKEN_MINT: u32 = 2014;
 const CONSTRAINT_TOKEN_OWNER: u32 = 2015;
 const ACCOUNT_NOT_SIGNER: u32 = 3010;
+const ACCOUNT_NOT_ASSOCIATED_TOKEN_ACCOUNT: u32 = 3014;
 
 // ---- config and tiers ----------------------------------------------------------------------
 
@@ -137,32 +138,14 @@ async fn activation_emits_an_event_for_the_indexer() {
     let (wallet, ata) = h.wallet_with(&mint, 1_000).await;
     let holdings = holdings_address(&wallet.pubkey(), &mint);
     let ix = h.activate_ix(&wallet.pubkey(), &ata, &holdings, "Tier 1");
-    let payer = h.payer();
-    let blockhash = h.ctx.get_new_latest_blockhash().await.unwrap();
-    let tx = solana_sdk::transaction::Transaction::new_signed_with_payer(
-        &[ix],
-        Some(&payer.pubkey()),
-        &[&payer, &wallet],
-        blockhash,
-    );
-    let result = h.ctx.banks_client.process_transaction_with_metadata(tx).await.unwrap();
-    result.result.unwrap();
-    let logs = result.metadata.unwrap().log_messages;
-    let event = logs
-        .iter()
-        .filter_map(|l| l.strip_prefix("Program data: "))
-        .filter_map(|b64| {
-            use anchor_lang::prelude::borsh::BorshDeserialize;
-            let bytes = base64_decode(b64);
-            bytes
-                .strip_prefix(TierActivated::DISCRIMINATOR)
-                .map(|mut rest| TierActivated::deserialize(&mut rest).unwrap())
-        })
-        .next()
-        .expect("a TierActivated event in the logs");
+    let logs = h.send_logged(&[ix], &[&wallet]).await;
+
+    let clock: Clock = h.ctx.banks_client.get_sysvar().await.unwrap();
+    let [event] = &events::<TierActivated>(&logs)[..] else { panic!("one TierActivated event in {logs:#?}") };
     assert_eq!(event.wallet, wallet.pubkey());
     assert_eq!(event.tier, "Tier 1");
     assert_eq!(event.amount, 1_000 * UNIT);
+    assert_eq!(event.timestamp, clock.unix_timestamp);
 }
 
 #[tokio::test]
@@ -238,6 +221,25 @@ async fn deactivating_returns_the_whole_holdings() {
 }
 
 #[tokio::test]
+async fn deactivation_emits_an_event_for_the_indexer() {
+    let mut h = Harness::with_tiers(&[("Tier 2", 5_000)]).await;
+    let mint = h.mint.pubkey();
+    let (wallet, ata) = h.wallet_with(&mint, 5_000).await;
+    h.activate(&wallet, &ata, "Tier 2").await.unwrap();
+    let w = wallet.pubkey();
+    let ix = h.deactivate_ix(&w, &streamer_pda(&w), &ata, &holdings_address(&w, &mint));
+    let logs = h.send_logged(&[ix], &[&wallet]).await;
+
+    let clock: Clock = h.ctx.banks_client.get_sysvar().await.unwrap();
+    let [event] = &events::<TierDeactivated>(&logs)[..] else { panic!("one TierDeactivated event in {logs:#?}") };
+    assert_eq!(event.wallet, w);
+    assert_eq!(event.tier, "Tier 2");
+    assert_eq!(event.amount, 5_000 * UNIT);
+    assert_eq!(event.timestamp, clock.unix_timestamp);
+    assert!(events::<TierActivated>(&logs).is_empty());
+}
+
+#[tokio::test]
 async fn deactivating_when_not_active_fails() {
     let mut h = Harness::with_tiers(&[("Tier 1", 1_000)]).await;
     let mint = h.mint.pubkey();
@@ -306,6 +308,55 @@ async fn holdings_not_owned_by_the_streamer_are_rejected() {
 }
 
 #[tokio::test]
+async fn activation_pays_only_into_the_signers_own_holdings() {
+    let mut h = Harness::with_tiers(&[("Tier 1", 1_000)]).await;
+    let mint = h.mint.pubkey();
+    let (victim, victim_ata) = h.wallet_with(&mint, 1_000).await;
+    let (attacker, attacker_ata) = h.wallet_with(&mint, 2_000).await;
+    h.activate(&victim, &victim_ata, "Tier 1").await.unwrap();
+    let a = attacker.pubkey();
+
+    // The victim's holdings named as the attacker's: owned by another streamer PDA.
+    let victim_holdings = holdings_address(&victim.pubkey(), &mint);
+    let ix = h.activate_ix(&a, &attacker_ata, &victim_holdings, "Tier 1");
+    expect_code(h.send(&[ix], &[&attacker]).await, CONSTRAINT_TOKEN_OWNER);
+
+    // A token account the attacker's own streamer PDA owns, but not its associated one.
+    let stray = Keypair::new();
+    h.create_token_account(&stray, &mint, &streamer_pda(&a)).await;
+    let ix = h.activate_ix(&a, &attacker_ata, &stray.pubkey(), "Tier 1");
+    expect_code(h.send(&[ix], &[&attacker]).await, ACCOUNT_NOT_ASSOCIATED_TOKEN_ACCOUNT);
+
+    assert_eq!(h.token_balance(&attacker_ata).await, 2_000 * UNIT);
+    assert_eq!(h.token_balance(&victim_holdings).await, 1_000 * UNIT);
+    assert_eq!(h.token_balance(&stray.pubkey()).await, 0);
+    assert!(h.account(&streamer_pda(&a)).await.is_none());
+}
+
+#[tokio::test]
+async fn a_wallet_cannot_stake_another_wallets_tokens() {
+    let mut h = Harness::with_tiers(&[("Tier 1", 1_000)]).await;
+    let mint = h.mint.pubkey();
+    let (victim, victim_ata) = h.wallet_with(&mint, 1_000).await;
+    let (attacker, _) = h.wallet_with(&mint, 0).await;
+
+    // The attacker signs and pays the deposit from the victim's token account.
+    let a = attacker.pubkey();
+    let ix = h.activate_ix(&a, &victim_ata, &holdings_address(&a, &mint), "Tier 1");
+    expect_code(h.send(&[ix], &[&attacker]).await, CONSTRAINT_TOKEN_OWNER);
+
+    // Or activates the victim without the victim's signature.
+    let v = victim.pubkey();
+    let mut ix = h.activate_ix(&v, &victim_ata, &holdings_address(&v, &mint), "Tier 1");
+    ix.accounts[0].is_signer = false;
+    expect_code(h.send(&[ix], &[]).await, ACCOUNT_NOT_SIGNER);
+
+    assert_eq!(h.token_balance(&victim_ata).await, 1_000 * UNIT);
+    assert!(h.account(&streamer_pda(&v)).await.is_none());
+    assert!(h.account(&streamer_pda(&a)).await.is_none());
+}
+
+#[tokio::test]
 async fn one_wallet_cannot_touch_another_wallets_record() {
     let mut h = Harness::with_tiers(&[("Tier 1", 1_000)]).await;
     let mint = h.mint.pubkey();
@@ -366,9 +417,4 @@ async fn tokens_of_another_mint_are_refused() {
 
     assert_eq!(h.token_balance(&fake_ata).await, 1_000_000 * UNIT);
     assert!(h.account(&streamer_pda(&wallet.pubkey())).await.is_none());
-}
-
-fn base64_decode(s: &str) -> Vec<u8> {
-    use anchor_lang::__private::base64::{engine::general_purpose::STANDARD, Engine};
-    STANDARD.decode(s).expect("base64 event data")
 }

@@ -35,13 +35,14 @@ pub struct ActivateTier<'info> {
     )]
     pub wallet_token_account: Account<'info, TokenAccount>,
 
+    // init_if_needed also checks an existing account (token owner, mint, token program, ATA address),
+    // so another streamer's holdings, or any other account, is refused here.
     /// The streamer's associated token account; created here when it does not exist yet.
     #[account(
         init_if_needed,
         payer = wallet,
         associated_token::mint = token_mint,
         associated_token::authority = streamer,
-        constraint = holdings.owner == streamer.key() @ MiningError::InvalidHoldingsAccount,
     )]
     pub holdings: Account<'info, TokenAccount>,
 

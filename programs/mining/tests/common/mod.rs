@@ -2,7 +2,7 @@
 //! the real SPL Token and Associated Token programs that program-test loads.
 #![allow(dead_code)]
 
-use anchor_lang::{AccountDeserialize, InstructionData, ToAccountMetas};
+use anchor_lang::{AccountDeserialize, AnchorDeserialize, Event, InstructionData, ToAccountMetas};
 use mining::state::{Config, Streamer};
 use solana_program_test::{processor, BanksClientError, ProgramTest, ProgramTestContext};
 use solana_sdk::{
@@ -69,6 +69,17 @@ pub fn expect_code(result: Result<(), BanksClientError>, code: u32) {
     assert_eq!(custom_code(&err), Some(code), "unexpected failure: {err:?}");
 }
 
+/// The events of type `E` in a transaction's logs, decoded as an indexer reads them
+/// ("Program data: " + base64 of discriminator and borsh data).
+pub fn events<E: Event + AnchorDeserialize>(logs: &[String]) -> Vec<E> {
+    use anchor_lang::__private::base64::{engine::general_purpose::STANDARD, Engine};
+    logs.iter()
+        .filter_map(|l| l.strip_prefix("Program data: "))
+        .map(|b64| STANDARD.decode(b64).expect("base64 event data"))
+        .filter_map(|bytes| bytes.strip_prefix(E::DISCRIMINATOR).map(|mut rest| E::deserialize(&mut rest).unwrap()))
+        .collect()
+}
+
 impl Harness {
     /// A started bank with a 6-decimal mint; the config is not initialised.
     pub async fn start() -> Self {
@@ -94,13 +105,26 @@ impl Harness {
         self.ctx.payer.insecure_clone()
     }
 
-    pub async fn send(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Result<(), BanksClientError> {
+    /// A transaction paid by the harness's payer, signed by it and `signers`, on a fresh blockhash.
+    async fn transaction(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Transaction {
         let payer = self.payer();
         let mut all: Vec<&Keypair> = vec![&payer];
         all.extend(signers.iter().copied().filter(|k| k.pubkey() != payer.pubkey()));
         let blockhash = self.ctx.get_new_latest_blockhash().await.unwrap();
-        let tx = Transaction::new_signed_with_payer(ixs, Some(&payer.pubkey()), &all, blockhash);
+        Transaction::new_signed_with_payer(ixs, Some(&payer.pubkey()), &all, blockhash)
+    }
+
+    pub async fn send(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Result<(), BanksClientError> {
+        let tx = self.transaction(ixs, signers).await;
         self.ctx.banks_client.process_transaction(tx).await
+    }
+
+    /// Sends like `send`, expecting success, and returns the transaction's log lines.
+    pub async fn send_logged(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Vec<String> {
+        let tx = self.transaction(ixs, signers).await;
+        let result = self.ctx.banks_client.process_transaction_with_metadata(tx).await.unwrap();
+        result.result.unwrap();
+        result.metadata.unwrap().log_messages
     }
 
     pub async fn airdrop(&mut self, to: &Pubkey, lamports: u64) {
@@ -134,6 +158,23 @@ impl Harness {
             self.mint_to(mint, &ata, tokens * UNIT).await;
         }
         (wallet, ata)
+    }
+
+    /// A plain (non-associated) token account at `account` for `owner`.
+    pub async fn create_token_account(&mut self, account: &Keypair, mint: &Pubkey, owner: &Pubkey) {
+        let payer = self.payer();
+        let rent = self.ctx.banks_client.get_rent().await.unwrap();
+        let ixs = [
+            system_instruction::create_account(
+                &payer.pubkey(),
+                &account.pubkey(),
+                rent.minimum_balance(spl_token::state::Account::LEN),
+                spl_token::state::Account::LEN as u64,
+                &spl_token::ID,
+            ),
+            spl_token::instruction::initialize_account3(&spl_token::ID, &account.pubkey(), mint, owner).unwrap(),
+        ];
+        self.send(&ixs, &[account]).await.unwrap();
     }
 
     pub async fn create_ata(&mut self, owner: &Pubkey, mint: &Pubkey) -> Pubkey {
