@@ -40,6 +40,13 @@ export async function deployConfig(provider: AnchorProvider, mint: PublicKey): P
   if (!config.tokenMint.equals(mint)) {
     throw new Error(`the config is for mint ${config.tokenMint.toBase58()}, not ${mint.toBase58()}`);
   }
+  // Only the authority may change tiers: say so up front (another wallet, or a config someone else
+  // initialised first) rather than fail with Unauthorized halfway through.
+  if (!config.authority.equals(authority)) {
+    throw new Error(
+      `the config's authority is ${config.authority.toBase58()}, not this wallet (${authority.toBase58()})`,
+    );
+  }
 
   const wanted = new Map(DEFAULT_TIERS.map((t) => [t.name, toBaseUnits(t.deposit_requirement)]));
   for (const tier of config.tiers) {
