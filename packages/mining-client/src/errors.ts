@@ -1,16 +1,13 @@
 // The program's error codes and the client-side messages of spec §8, in one place for both apps.
+import idl from './idl/mining.json' with { type: 'json' };
+import type { Mining } from './idl/mining.ts';
 
-export const PROGRAM_ERRORS = {
-  6000: { name: 'Unauthorized', message: 'Unauthorized access.' },
-  6001: { name: 'AlreadyActive', message: 'Already active miner.' },
-  6002: { name: 'NotActive', message: 'Not an active miner.' },
-  6003: { name: 'InvalidTier', message: 'Invalid tier specified.' },
-  6004: { name: 'MaxTiersReached', message: 'Maximum number of tiers reached.' },
-  6005: { name: 'InvalidHoldingsAccount', message: 'Invalid holdings account owner.' },
-  6006: { name: 'Overflow', message: 'Arithmetic overflow occurred.' },
-} as const satisfies Record<number, { name: string; message: string }>;
+export type ProgramErrorCode = Mining['errors'][number]['code'];
 
-export type ProgramErrorCode = keyof typeof PROGRAM_ERRORS;
+/** The program's own errors (6000-6006) as its IDL declares them, so the client never restates them. */
+export const PROGRAM_ERRORS = Object.fromEntries(
+  idl.errors.map((e) => [e.code, { name: e.name, message: e.msg }]),
+) as Record<ProgramErrorCode, { name: string; message: string }>;
 
 export const CLIENT_MESSAGES = {
   tierNotFound: 'Tier not found',
