@@ -73,13 +73,25 @@ async fn main() -> Result<()> {
     let rpc = TcpListener::bind(rpc_addr).await.with_context(|| format!("binding {rpc_addr}"))?;
     let ws = TcpListener::bind(ws_addr).await.with_context(|| format!("binding {ws_addr}"))?;
 
-    let background = {
+    let slots = {
+        let chain = chain.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(state::SLOT_DURATION / 8);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                if let Err(e) = chain.follow_ticker().await {
+                    eprintln!("strm-local-chain: following the slots failed: {e:#}");
+                }
+            }
+        })
+    };
+    let saver = {
         let chain = chain.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
             loop {
                 tick.tick().await;
-                let _ = chain.sync_clock().await;
                 if let Err(e) = chain.save().await {
                     eprintln!("strm-local-chain: saving the ledger failed: {e:#}");
                 }
@@ -93,13 +105,21 @@ async fn main() -> Result<()> {
         let _ = rx.wait_for(|stop| *stop).await;
     };
     let rpc_server = axum::serve(rpc, rpc::router(chain.clone())).with_graceful_shutdown(wait(stop_rx.clone()));
-    let ws_server = axum::serve(ws, pubsub::router(chain.clone())).with_graceful_shutdown(wait(stop_rx));
+    let (live_tx, mut live_rx) = tokio::sync::mpsc::channel::<()>(1);
+    let ws_server =
+        axum::serve(ws, pubsub::router(chain.clone(), stop_rx.clone(), live_tx)).with_graceful_shutdown(wait(stop_rx));
     let servers = tokio::spawn(async move { tokio::join!(rpc_server, ws_server) });
 
     shutdown_signal(args.exit_on_stdin_close).await;
     let _ = stop_tx.send(true);
-    background.abort();
-    let _ = tokio::time::timeout(Duration::from_secs(3), servers).await;
+    slots.abort();
+    saver.abort();
+    let _ = tokio::time::timeout(Duration::from_secs(3), async {
+        let _ = servers.await;
+        // The server's own sender went with it; the channel closes when the last session is done.
+        live_rx.recv().await;
+    })
+    .await;
     chain.save().await.context("saving the ledger")?;
     println!("strm-local-chain stopped");
     // The stdin watcher is a blocking read the runtime would otherwise wait for at shutdown.

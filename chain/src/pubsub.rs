@@ -4,7 +4,7 @@ use std::{collections::HashMap, str::FromStr, sync::Arc};
 
 use axum::{
     extract::{
-        ws::{Message, WebSocket, WebSocketUpgrade},
+        ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade},
         State,
     },
     response::IntoResponse,
@@ -13,23 +13,37 @@ use axum::{
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use solana_account_decoder::{encode_ui_account, UiAccountEncoding};
+use solana_account_decoder::UiAccountEncoding;
 use solana_sdk::{pubkey::Pubkey, signature::Signature};
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{broadcast::error::RecvError, mpsc, watch};
 
-use crate::state::{Chain, ChainEvent};
+use crate::{
+    rpc::encode_account,
+    state::{Chain, ChainEvent},
+};
 
 enum Subscription {
     Signature(Signature),
     Account(Pubkey, UiAccountEncoding),
 }
 
-pub fn router(chain: Arc<Chain>) -> Router {
-    Router::new().route("/", any(upgrade)).with_state(chain)
+#[derive(Clone)]
+struct Server {
+    chain: Arc<Chain>,
+    stopping: watch::Receiver<bool>,
+    /// Every session holds a clone; when all are dropped the sessions have said goodbye.
+    live: mpsc::Sender<()>,
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(chain): State<Arc<Chain>>) -> impl IntoResponse {
-    ws.on_upgrade(move |socket| session(socket, chain))
+/// The PubSub server. When `stopping` turns true every session closes with a normal closure (1000), so
+/// clients such as web3.js do not keep reconnecting to a chain that was stopped on purpose; `live`
+/// closes once they all have.
+pub fn router(chain: Arc<Chain>, stopping: watch::Receiver<bool>, live: mpsc::Sender<()>) -> Router {
+    Router::new().route("/", any(upgrade)).with_state(Server { chain, stopping, live })
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(server): State<Server>) -> impl IntoResponse {
+    ws.on_upgrade(move |socket| session(socket, server))
 }
 
 fn reply(id: &Value, result: Value) -> Message {
@@ -37,7 +51,9 @@ fn reply(id: &Value, result: Value) -> Message {
 }
 
 fn error(id: &Value, code: i64, message: &str) -> Message {
-    Message::Text(json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message }, "id": id }).to_string().into())
+    Message::Text(
+        json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message }, "id": id }).to_string().into(),
+    )
 }
 
 fn notification(method: &str, subscription: u64, slot: u64, value: Value) -> Message {
@@ -52,14 +68,14 @@ fn notification(method: &str, subscription: u64, slot: u64, value: Value) -> Mes
     )
 }
 
+/// An account as a notification carries it: a closed account reads as empty (as agave sends it).
 async fn account_value(chain: &Chain, address: &Pubkey, encoding: UiAccountEncoding) -> Value {
-    match chain.account(address).await {
-        Ok(Some(account)) => serde_json::to_value(encode_ui_account(address, &account, encoding, None, None)).unwrap_or(Value::Null),
-        _ => Value::Null,
-    }
+    let account = chain.account(address).await.ok().flatten().unwrap_or_default();
+    encode_account(chain, address, &account, encoding).await.unwrap_or(Value::Null)
 }
 
-async fn session(socket: WebSocket, chain: Arc<Chain>) {
+async fn session(socket: WebSocket, server: Server) {
+    let Server { chain, mut stopping, live: _live } = server;
     let (mut tx, mut rx) = socket.split();
     let mut events = chain.events.subscribe();
     let mut subscriptions: HashMap<u64, Subscription> = HashMap::new();
@@ -67,6 +83,11 @@ async fn session(socket: WebSocket, chain: Arc<Chain>) {
 
     loop {
         tokio::select! {
+            _ = async { stopping.wait_for(|stop| *stop).await.map(|_| ()) } => {
+                let bye = CloseFrame { code: close_code::NORMAL, reason: "the local chain is stopping".into() };
+                let _ = tx.send(Message::Close(Some(bye))).await;
+                break;
+            }
             incoming = rx.next() => {
                 let Some(Ok(message)) = incoming else { break };
                 let text = match message {
@@ -143,7 +164,7 @@ async fn session(socket: WebSocket, chain: Arc<Chain>) {
                         }
                     }
                     ChainEvent::Accounts(keys) => {
-                        let slot = chain.slot().await.unwrap_or_default();
+                        let slot = chain.slot();
                         for (id, sub) in &subscriptions {
                             if let Subscription::Account(address, encoding) = sub {
                                 if keys.contains(address) {

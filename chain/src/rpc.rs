@@ -2,7 +2,13 @@
 //! encodings and error shapes of an agave RPC node.
 use std::{str::FromStr, sync::Arc};
 
-use axum::{extract::State, http::StatusCode, response::IntoResponse, routing::post, Json, Router};
+use axum::{
+    extract::State,
+    http::StatusCode,
+    response::IntoResponse,
+    routing::{get, post},
+    Json, Router,
+};
 use base64::{engine::general_purpose::STANDARD as BASE64, Engine};
 use serde_json::{json, Value};
 use solana_account_decoder::{
@@ -13,19 +19,17 @@ use solana_account_decoder::{
 };
 use solana_rpc_client_api::filter::RpcFilterType;
 use solana_sdk::{
-    account::Account,
-    hash::Hash,
-    message::VersionedMessage,
-    program_pack::Pack,
-    pubkey::Pubkey,
-    signature::Signature,
-    transaction::VersionedTransaction,
+    account::Account, epoch_schedule::EpochSchedule, hash::Hash, message::VersionedMessage, program_pack::Pack,
+    pubkey::Pubkey, signature::Signature, transaction::VersionedTransaction,
 };
 use solana_transaction_status::UiTransactionEncoding;
 
 use crate::state::{Chain, SendError};
 
 pub const VERSION: &str = "2.3.13";
+
+/// The largest account there can be (10 MiB).
+const MAX_PERMITTED_DATA_LENGTH: u64 = 10 * 1024 * 1024;
 
 /// A JSON-RPC error with the standard codes (agave's where it has its own).
 pub struct RpcError {
@@ -58,6 +62,8 @@ type RpcResult = Result<Value, RpcError>;
 pub fn router(chain: Arc<Chain>) -> Router {
     Router::new()
         .route("/", post(handle))
+        // A validator's health check for load balancers and scripts.
+        .route("/health", get(|| async { "ok" }))
         .layer(tower_http::cors::CorsLayer::permissive())
         .with_state(chain)
 }
@@ -132,17 +138,18 @@ fn encoding_of(config: &Value, default: UiAccountEncoding) -> Result<UiAccountEn
     }
 }
 
-async fn context(chain: &Chain) -> Result<Value, RpcError> {
-    Ok(json!({ "apiVersion": VERSION, "slot": chain.slot().await? }))
-}
-
-async fn with_context(chain: &Chain, value: Value) -> RpcResult {
-    Ok(json!({ "context": context(chain).await?, "value": value }))
+fn with_context(chain: &Chain, value: Value) -> RpcResult {
+    Ok(json!({ "context": { "apiVersion": VERSION, "slot": chain.slot() }, "value": value }))
 }
 
 // ---- accounts -----------------------------------------------------------------------------------
 
-async fn encode_account(chain: &Chain, address: &Pubkey, account: &Account, encoding: UiAccountEncoding) -> RpcResult {
+pub async fn encode_account(
+    chain: &Chain,
+    address: &Pubkey,
+    account: &Account,
+    encoding: UiAccountEncoding,
+) -> RpcResult {
     if encoding == UiAccountEncoding::Base58 && account.data.len() > 128 {
         return Err(RpcError {
             code: -32600,
@@ -174,7 +181,9 @@ async fn account_or_null(chain: &Chain, address: &Pubkey, encoding: UiAccountEnc
 fn parse_filters(config: &Value) -> Result<Vec<RpcFilterType>, RpcError> {
     match config.get("filters") {
         None | Some(Value::Null) => Ok(Vec::new()),
-        Some(f) => serde_json::from_value(f.clone()).map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}"))),
+        Some(f) => {
+            serde_json::from_value(f.clone()).map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}")))
+        }
     }
 }
 
@@ -186,7 +195,11 @@ fn matches(filters: &[RpcFilterType], account: &Account) -> bool {
     })
 }
 
-async fn program_accounts(chain: &Chain, owner: &Pubkey, filters: &[RpcFilterType]) -> Result<Vec<(Pubkey, Account)>, RpcError> {
+async fn program_accounts(
+    chain: &Chain,
+    owner: &Pubkey,
+    filters: &[RpcFilterType],
+) -> Result<Vec<(Pubkey, Account)>, RpcError> {
     let mut out = Vec::new();
     for address in chain.known_addresses() {
         if let Some(account) = chain.account(&address).await? {
@@ -235,21 +248,56 @@ async fn token_accounts_by_owner(chain: &Chain, params: &[Value]) -> Result<Vec<
 
 // ---- transactions -------------------------------------------------------------------------------
 
+/// Size limits of a transaction on the wire (one packet), raw and encoded, as an agave node checks them.
+const PACKET_DATA_SIZE: usize = 1232;
+const MAX_BASE58_SIZE: usize = 1683;
+const MAX_BASE64_SIZE: usize = 1644;
+
 fn decode_transaction(params: &[Value]) -> Result<VersionedTransaction, RpcError> {
-    let encoded = param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
+    const TYPE: &str = "solana_transaction::versioned::VersionedTransaction";
+    let encoded =
+        param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
     let config = config(params, 1);
-    let bytes = match config.get("encoding").and_then(Value::as_str).unwrap_or("base58") {
-        "base58" => bs58::decode(encoded).into_vec().map_err(|_| RpcError::invalid_params("invalid base58 encoding"))?,
-        "base64" => BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?,
+    let encoding = config.get("encoding").and_then(Value::as_str).unwrap_or("base58");
+    let max_encoded = match encoding {
+        "base58" => MAX_BASE58_SIZE,
+        "base64" => MAX_BASE64_SIZE,
         other => return Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
     };
-    let tx: VersionedTransaction = bincode::deserialize(&bytes)
-        .map_err(|_| RpcError::invalid_params("failed to deserialize solana_transaction::versioned::VersionedTransaction"))?;
+    if encoded.len() > max_encoded {
+        return Err(RpcError::invalid_params(format!(
+            "{encoding} encoded {TYPE} too large: {} bytes (max: encoded/raw {max_encoded}/{PACKET_DATA_SIZE})",
+            encoded.len()
+        )));
+    }
+    let bytes = match encoding {
+        "base58" => {
+            bs58::decode(encoded).into_vec().map_err(|_| RpcError::invalid_params("invalid base58 encoding"))?
+        }
+        _ => BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?,
+    };
+    if bytes.len() > PACKET_DATA_SIZE {
+        return Err(RpcError::invalid_params(format!(
+            "decoded {TYPE} too large: {} bytes (max: {PACKET_DATA_SIZE} bytes)",
+            bytes.len()
+        )));
+    }
+    let tx: VersionedTransaction =
+        bincode::deserialize(&bytes).map_err(|_| RpcError::invalid_params(format!("failed to deserialize {TYPE}")))?;
     tx.sanitize().map_err(|e| RpcError::invalid_params(format!("invalid transaction: {e}")))?;
     Ok(tx)
 }
 
 fn simulation_value(err: Option<&solana_sdk::transaction::TransactionError>, logs: Vec<String>, units: u64) -> Value {
+    simulation_value_with(err, logs, units, Value::Null)
+}
+
+fn simulation_value_with(
+    err: Option<&solana_sdk::transaction::TransactionError>,
+    logs: Vec<String>,
+    units: u64,
+    replacement_blockhash: Value,
+) -> Value {
     json!({
         "err": err,
         "logs": logs,
@@ -257,7 +305,7 @@ fn simulation_value(err: Option<&solana_sdk::transaction::TransactionError>, log
         "unitsConsumed": units,
         "returnData": null,
         "innerInstructions": null,
-        "replacementBlockhash": null,
+        "replacementBlockhash": replacement_blockhash,
         "loadedAccountsDataSize": null,
     })
 }
@@ -274,8 +322,13 @@ fn send_error(e: SendError) -> RpcError {
             message: format!("Transaction simulation failed: {err}"),
             data: Some(simulation_value(Some(&err), Vec::new(), 0)),
         },
+        SendError::SignatureFailure => signature_failure(),
         SendError::Internal(message) => RpcError::internal(message),
     }
+}
+
+fn signature_failure() -> RpcError {
+    RpcError { code: -32003, message: "Transaction signature verification failure".into(), data: None }
 }
 
 fn signature_param(value: &Value) -> Result<Signature, RpcError> {
@@ -307,15 +360,26 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
         "getHealth" => Ok(json!("ok")),
         "getVersion" => Ok(json!({ "solana-core": VERSION, "feature-set": 0 })),
         "getGenesisHash" => Ok(json!(chain.genesis_hash.to_string())),
-        "getSlot" => Ok(json!(chain.slot().await?)),
-        "getBlockHeight" => Ok(json!(chain.banks.get_root_block_height().await.map_err(RpcError::internal)?)),
+        "getSlot" => Ok(json!(chain.slot())),
+        "getBlockHeight" => Ok(json!(chain.block_height())),
+        "getTransactionCount" => Ok(json!(chain.transaction_count())),
         "getEpochInfo" => {
-            let slot = chain.slot().await?;
-            Ok(json!({ "absoluteSlot": slot, "blockHeight": slot, "epoch": 0, "slotIndex": slot, "slotsInEpoch": 432000, "transactionCount": null }))
+            let slot = chain.slot();
+            let block_height = chain.block_height();
+            let schedule: EpochSchedule = chain.banks.get_sysvar().await.map_err(RpcError::internal)?;
+            let (epoch, slot_index) = schedule.get_epoch_and_slot_index(slot);
+            Ok(json!({
+                "absoluteSlot": slot,
+                "blockHeight": block_height,
+                "epoch": epoch,
+                "slotIndex": slot_index,
+                "slotsInEpoch": schedule.get_slots_in_epoch(epoch),
+                "transactionCount": chain.transaction_count(),
+            }))
         }
         "getLatestBlockhash" => {
             let (blockhash, last_valid) = chain.latest_blockhash().await?;
-            with_context(chain, json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid })).await
+            with_context(chain, json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid }))
         }
         "isBlockhashValid" => {
             let hash = param(params, 0)?
@@ -323,37 +387,48 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
                 .and_then(|s| Hash::from_str(s).ok())
                 .ok_or_else(|| RpcError::invalid_params("Invalid param: Invalid"))?;
             let valid = chain.is_blockhash_valid(&hash).await?;
-            with_context(chain, json!(valid)).await
+            with_context(chain, json!(valid))
         }
         "getFeeForMessage" => {
-            let encoded = param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
+            let encoded = param(params, 0)?
+                .as_str()
+                .ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
             let bytes = BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?;
             let message: VersionedMessage =
                 bincode::deserialize(&bytes).map_err(|_| RpcError::invalid_params("invalid message"))?;
             let fee = match message {
                 VersionedMessage::Legacy(m) => chain.fee_for_message(m).await?,
-                VersionedMessage::V0(_) => Some(crate::state::LAMPORTS_PER_SIGNATURE * u64::from(message_signatures(&bytes))),
+                VersionedMessage::V0(_) => {
+                    Some(crate::state::LAMPORTS_PER_SIGNATURE * u64::from(message_signatures(&bytes)))
+                }
             };
-            with_context(chain, json!(fee)).await
+            with_context(chain, json!(fee))
         }
         "getMinimumBalanceForRentExemption" => {
-            let size = param(params, 0)?.as_u64().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a size"))?;
+            let size = param(params, 0)?
+                .as_u64()
+                .ok_or_else(|| RpcError::invalid_params("Invalid params: expected a size"))?;
+            if size > MAX_PERMITTED_DATA_LENGTH {
+                return Err(RpcError { code: -32600, message: "Invalid request".into(), data: None });
+            }
             let rent = chain.banks.get_rent().await.map_err(RpcError::internal)?;
             Ok(json!(rent.minimum_balance(size as usize)))
         }
         "getBalance" => {
             let address = pubkey_param(params, 0)?;
             let lamports = chain.account(&address).await?.map(|a| a.lamports).unwrap_or_default();
-            with_context(chain, json!(lamports)).await
+            with_context(chain, json!(lamports))
         }
         "getAccountInfo" => {
             let address = pubkey_param(params, 0)?;
             let encoding = encoding_of(config(params, 1), UiAccountEncoding::Base58)?;
             let value = account_or_null(chain, &address, encoding).await?;
-            with_context(chain, value).await
+            with_context(chain, value)
         }
         "getMultipleAccounts" => {
-            let list = param(params, 0)?.as_array().ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
+            let list = param(params, 0)?
+                .as_array()
+                .ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
             if list.len() > 100 {
                 return Err(RpcError::invalid_params("Too many inputs provided; max 100"));
             }
@@ -363,7 +438,7 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
                 let address = pubkey_param(std::slice::from_ref(item), 0)?;
                 values.push(account_or_null(chain, &address, encoding).await?);
             }
-            with_context(chain, Value::Array(values)).await
+            with_context(chain, Value::Array(values))
         }
         "getProgramAccounts" => {
             let program = pubkey_param(params, 0)?;
@@ -372,17 +447,21 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
             let accounts = program_accounts(chain, &program, &parse_filters(config)?).await?;
             let value = keyed(chain, accounts, encoding).await?;
             if config.get("withContext").and_then(Value::as_bool).unwrap_or(false) {
-                with_context(chain, value).await
+                with_context(chain, value)
             } else {
                 Ok(value)
             }
         }
         "getTokenAccountsByOwner" | "getParsedTokenAccountsByOwner" => {
-            let default = if method == "getParsedTokenAccountsByOwner" { UiAccountEncoding::JsonParsed } else { UiAccountEncoding::Base64 };
+            let default = if method == "getParsedTokenAccountsByOwner" {
+                UiAccountEncoding::JsonParsed
+            } else {
+                UiAccountEncoding::Base64
+            };
             let encoding = encoding_of(config(params, 2), default)?;
             let accounts = token_accounts_by_owner(chain, params).await?;
             let value = keyed(chain, accounts, encoding).await?;
-            with_context(chain, value).await
+            with_context(chain, value)
         }
         "getTokenAccountBalance" => {
             let address = pubkey_param(params, 0)?;
@@ -393,13 +472,21 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
                 .and_then(|a| spl_token::state::Account::unpack(&a.data).ok())
                 .ok_or_else(|| RpcError::invalid_params("Invalid param: could not find account"))?;
             let decimals = chain.mint_decimals(&account.mint).await?.unwrap_or_default();
-            let amount = token_amount_to_ui_amount_v3(account.amount, &SplTokenAdditionalDataV2::with_decimals(decimals));
-            with_context(chain, serde_json::to_value(amount).map_err(RpcError::internal)?).await
+            let amount =
+                token_amount_to_ui_amount_v3(account.amount, &SplTokenAdditionalDataV2::with_decimals(decimals));
+            with_context(chain, serde_json::to_value(amount).map_err(RpcError::internal)?)
         }
         "requestAirdrop" => {
             let to = pubkey_param(params, 0)?;
-            let lamports = param(params, 1)?.as_u64().ok_or_else(|| RpcError::invalid_params("Invalid params: expected lamports"))?;
-            let signature = chain.airdrop(&to, lamports).await.map_err(send_error)?;
+            let lamports = param(params, 1)?
+                .as_u64()
+                .ok_or_else(|| RpcError::invalid_params("Invalid params: expected lamports"))?;
+            let signature = chain.airdrop(&to, lamports).await.map_err(|e| match e {
+                SendError::Simulation { err, .. } | SendError::Rejected(err) => {
+                    RpcError::internal(format!("airdrop of {lamports} lamports failed: {err}"))
+                }
+                other => send_error(other),
+            })?;
             Ok(json!(signature.to_string()))
         }
         "sendTransaction" => {
@@ -409,12 +496,31 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
             Ok(json!(signature.to_string()))
         }
         "simulateTransaction" => {
-            let tx = decode_transaction(params)?;
+            let mut tx = decode_transaction(params)?;
+            let config = config(params, 1);
+            let sig_verify = config.get("sigVerify").and_then(Value::as_bool).unwrap_or(false);
+            let replace_blockhash = config.get("replaceRecentBlockhash").and_then(Value::as_bool).unwrap_or(false);
+            if sig_verify && replace_blockhash {
+                return Err(RpcError::invalid_params("sigVerify may not be used with replaceRecentBlockhash"));
+            }
+            if sig_verify && !tx.verify_with_results().into_iter().all(|ok| ok) {
+                return Err(signature_failure());
+            }
+            // Wallets simulate before the user signs, with whatever blockhash the dapp put in.
+            let replacement = if replace_blockhash {
+                let (blockhash, last_valid_block_height) = chain.latest_blockhash().await?;
+                tx.message.set_recent_blockhash(blockhash);
+                json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid_block_height })
+            } else {
+                Value::Null
+            };
             let (err, logs, units) = chain.simulate(tx).await.map_err(RpcError::internal)?;
-            with_context(chain, simulation_value(err.as_ref(), logs, units)).await
+            with_context(chain, simulation_value_with(err.as_ref(), logs, units, replacement))
         }
         "getSignatureStatuses" => {
-            let list = param(params, 0)?.as_array().ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
+            let list = param(params, 0)?
+                .as_array()
+                .ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
             if list.len() > 256 {
                 return Err(RpcError::invalid_params("Too many inputs provided; max 256"));
             }
@@ -422,7 +528,7 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
             for item in list {
                 values.push(signature_status(chain, &signature_param(item)?));
             }
-            with_context(chain, Value::Array(values)).await
+            with_context(chain, Value::Array(values))
         }
         "getTransaction" => {
             let signature = signature_param(param(params, 0)?)?;

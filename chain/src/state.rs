@@ -4,8 +4,11 @@
 use std::{
     collections::{BTreeSet, HashMap},
     path::{Path, PathBuf},
-    sync::Arc,
-    time::{SystemTime, UNIX_EPOCH},
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc,
+    },
+    time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
 use anyhow::{Context, Result};
@@ -16,6 +19,7 @@ use solana_sdk::{
     clock::Clock,
     commitment_config::CommitmentLevel,
     entrypoint::ProgramResult,
+    epoch_schedule::EpochSchedule,
     hash::Hash,
     message::Message,
     program_pack::Pack,
@@ -24,8 +28,8 @@ use solana_sdk::{
     transaction::{Transaction, TransactionError, VersionedTransaction},
 };
 use solana_transaction_status::{
-    ConfirmedTransactionWithStatusMeta, TransactionStatusMeta, TransactionTokenBalance,
-    TransactionWithStatusMeta, VersionedTransactionWithStatusMeta,
+    ConfirmedTransactionWithStatusMeta, TransactionStatusMeta, TransactionTokenBalance, TransactionWithStatusMeta,
+    VersionedTransactionWithStatusMeta,
 };
 use tokio::sync::{broadcast, Mutex};
 
@@ -37,6 +41,12 @@ fn mining_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> P
 }
 
 pub const LAMPORTS_PER_SIGNATURE: u64 = 5_000;
+
+/// A validator's slot time. The chain is one bank that never freezes (a new bank per slot would keep
+/// every slot's sysvar writes in memory, with no accounts background service to flush them); a new
+/// blockhash is registered every slot and the slot is counted, so blockhashes live 150 slots (about a
+/// minute) and slots and block heights advance as on a cluster.
+pub const SLOT_DURATION: Duration = Duration::from_millis(400);
 
 #[derive(Clone, Debug)]
 pub enum ChainEvent {
@@ -69,9 +79,15 @@ impl StoredTx {
 /// Why a transaction was not taken.
 pub enum SendError {
     /// Preflight simulation failed; nothing was committed.
-    Simulation { err: TransactionError, logs: Vec<String>, units: u64 },
+    Simulation {
+        err: TransactionError,
+        logs: Vec<String>,
+        units: u64,
+    },
     /// The bank refused it before execution (bad blockhash, unfunded fee payer, duplicate…).
     Rejected(TransactionError),
+    /// A signature does not match its signer and the message.
+    SignatureFailure,
     Internal(String),
 }
 
@@ -92,6 +108,9 @@ pub struct Chain {
     pub events: broadcast::Sender<ChainEvent>,
     pub genesis_hash: Hash,
     ledger: PathBuf,
+    /// Slots are counted here over the one bank (see SLOT_DURATION), one per blockhash.
+    slot: AtomicU64,
+    last_blockhash: std::sync::Mutex<Hash>,
 }
 
 fn now_unix() -> i64 {
@@ -109,10 +128,12 @@ impl Chain {
     pub async fn start(ledger: &Path) -> Result<Arc<Self>> {
         let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
         pt.prefer_bpf(false);
-        // A validator's pace (400 ms slots): blockhashes stay valid for about a minute, as on a cluster.
-        pt.set_target_tick_duration(std::time::Duration::from_micros(6250));
+        // The context's ticker registers a blockhash every 64 ticks: one per slot at this tick length.
+        pt.set_target_tick_duration(SLOT_DURATION / 64);
         let saved: Vec<(Pubkey, Account)> = match std::fs::read(ledger) {
-            Ok(bytes) => bincode::deserialize(&bytes).with_context(|| format!("reading ledger {}", ledger.display()))?,
+            Ok(bytes) => {
+                bincode::deserialize(&bytes).with_context(|| format!("reading ledger {}", ledger.display()))?
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(e).with_context(|| format!("reading ledger {}", ledger.display())),
         };
@@ -133,20 +154,33 @@ impl Chain {
             events: broadcast::channel(1024).0,
             genesis_hash,
             ledger: ledger.to_path_buf(),
+            slot: AtomicU64::new(0),
+            last_blockhash: std::sync::Mutex::new(Hash::default()),
         });
-        chain.sync_clock().await?;
+        chain.set_clock(&*chain.ctx.lock().await, 0).await?;
         Ok(chain)
     }
 
-    /// The bank's clock follows the wall clock (programs read time from it).
-    pub async fn sync_clock(&self) -> Result<()> {
-        let ctx = self.ctx.lock().await;
-        let mut clock: Clock = self.banks.get_sysvar().await?;
-        let now = now_unix();
-        if clock.unix_timestamp != now {
-            clock.unix_timestamp = now;
-            ctx.set_sysvar(&clock);
+    /// Counts a slot when the bank's ticker has registered a new blockhash (once per SLOT_DURATION), so
+    /// block heights and blockhash validity agree; call it several times per slot. Programs see the slot
+    /// in the clock, with the wall time (they read time from it); no transaction runs while it changes.
+    pub async fn follow_ticker(&self) -> Result<()> {
+        let (latest, _) = self.bank_latest_blockhash().await?;
+        if std::mem::replace(&mut *self.last_blockhash.lock().unwrap(), latest) == latest {
+            return Ok(());
         }
+        let _no_transaction = self.tx_lock.lock().await;
+        let slot = self.slot.fetch_add(1, Ordering::SeqCst) + 1;
+        self.set_clock(&*self.ctx.lock().await, slot).await
+    }
+
+    async fn set_clock(&self, ctx: &ProgramTestContext, slot: u64) -> Result<()> {
+        let mut clock: Clock = self.banks.get_sysvar().await?;
+        let schedule: EpochSchedule = self.banks.get_sysvar().await?;
+        clock.slot = slot;
+        clock.epoch = schedule.get_epoch(slot);
+        clock.unix_timestamp = now_unix();
+        ctx.set_sysvar(&clock);
         Ok(())
     }
 
@@ -168,6 +202,11 @@ impl Chain {
         self.memory.lock().unwrap().known.iter().copied().collect()
     }
 
+    /// Transactions executed since the chain started (history is not kept across restarts).
+    pub fn transaction_count(&self) -> u64 {
+        self.memory.lock().unwrap().txs.len() as u64
+    }
+
     pub fn with_tx<T>(&self, signature: &Signature, f: impl FnOnce(&StoredTx) -> T) -> Option<T> {
         self.memory.lock().unwrap().txs.get(signature).map(f)
     }
@@ -176,33 +215,63 @@ impl Chain {
         Ok(self.banks.get_account_with_commitment(*address, CommitmentLevel::Processed).await?)
     }
 
-    pub async fn slot(&self) -> Result<u64> {
-        Ok(self.banks.get_root_slot().await?)
+    pub fn slot(&self) -> u64 {
+        self.slot.load(Ordering::SeqCst)
     }
 
+    /// Every slot has a block here, so the block height is the slot.
+    pub fn block_height(&self) -> u64 {
+        self.slot()
+    }
+
+    async fn bank_latest_blockhash(&self) -> Result<(Hash, u64)> {
+        self.banks.get_latest_blockhash_with_commitment(CommitmentLevel::Processed).await?.context("no blockhash")
+    }
+
+    /// The latest blockhash and the last block height at which it is still valid (150 slots on).
     pub async fn latest_blockhash(&self) -> Result<(Hash, u64)> {
-        self.banks
-            .get_latest_blockhash_with_commitment(CommitmentLevel::Processed)
-            .await?
-            .context("no blockhash")
+        let (hash, bank_last_valid) = self.bank_latest_blockhash().await?;
+        // The bank counts validity from its own fixed block height; the distance is the same from ours.
+        let bank_height = self.banks.get_root_block_height().await?;
+        Ok((hash, self.block_height() + bank_last_valid.saturating_sub(bank_height)))
     }
 
-    /// A blockhash is valid while the bank would charge a fee for a message that uses it.
+    /// A blockhash is valid while a transaction using it passes preflight, as simulating an empty one
+    /// with it checks (144 of its 150 slots, as on agave; the bank keeps 300 for fee look-ups).
     pub async fn is_blockhash_valid(&self, blockhash: &Hash) -> Result<bool> {
         let probe = Message::new_with_blockhash(&[], Some(&self.faucet.pubkey()), blockhash);
-        Ok(self.banks.get_fee_for_message(probe).await?.is_some())
+        let result = self.banks.simulate_transaction(Transaction::new_unsigned(probe)).await?.result;
+        Ok(!matches!(result, Some(Err(TransactionError::BlockhashNotFound))))
     }
 
     pub async fn fee_for_message(&self, message: Message) -> Result<Option<u64>> {
         Ok(self.banks.get_fee_for_message(message).await?)
     }
 
-    /// Sends `lamports` from the genesis faucet; a real transaction, like a validator's faucet.
+    /// Sends `lamports` from the genesis faucet; a real transaction, like a validator's faucet. Two equal
+    /// airdrops to one wallet within a slot would be the same transaction, so the second waits for the
+    /// next blockhash instead of being refused as a duplicate.
     pub async fn airdrop(&self, to: &Pubkey, lamports: u64) -> Result<Signature, SendError> {
-        let (blockhash, _) = self.latest_blockhash().await.map_err(|e| SendError::Internal(e.to_string()))?;
         let ix = solana_system_interface::instruction::transfer(&self.faucet.pubkey(), to, lamports);
-        let tx = Transaction::new_signed_with_payer(&[ix], Some(&self.faucet.pubkey()), &[&self.faucet], blockhash);
-        self.send(tx.into(), true).await
+        let mut previous = None;
+        loop {
+            let (blockhash, _) = self.latest_blockhash().await.map_err(|e| SendError::Internal(e.to_string()))?;
+            if previous == Some(blockhash) {
+                tokio::time::sleep(SLOT_DURATION / 8).await;
+                continue;
+            }
+            let tx = Transaction::new_signed_with_payer(
+                &[ix.clone()],
+                Some(&self.faucet.pubkey()),
+                &[&self.faucet],
+                blockhash,
+            );
+            match self.send(tx.into(), false).await {
+                Err(SendError::Simulation { err: TransactionError::AlreadyProcessed, .. })
+                | Err(SendError::Rejected(TransactionError::AlreadyProcessed)) => previous = Some(blockhash),
+                result => return result,
+            }
+        }
     }
 
     pub async fn simulate(
@@ -218,8 +287,13 @@ impl Chain {
         }
     }
 
-    /// Applies a transaction; with `preflight`, a failing simulation stops it first (as RPC nodes do).
+    /// Applies a transaction; unless `skip_preflight`, a failing simulation stops it first (as RPC nodes do).
     pub async fn send(&self, tx: VersionedTransaction, skip_preflight: bool) -> Result<Signature, SendError> {
+        // The bank's entry point trusts its caller to have checked signatures (a validator's sigverify
+        // stage drops forged ones); here they are refused with the RPC's error, preflight or not.
+        if !tx.verify_with_results().into_iter().all(|ok| ok) {
+            return Err(SendError::SignatureFailure);
+        }
         if !skip_preflight {
             match self.simulate(tx.clone()).await {
                 Ok((Some(err), logs, units)) => return Err(SendError::Simulation { err, logs, units }),
@@ -244,13 +318,9 @@ impl Chain {
             (Ok(()), None) => return Err(SendError::Internal("transaction processed without metadata".into())),
         };
         let post = self.snapshot(&keys).await.map_err(internal)?;
-        let slot = self.slot().await.map_err(internal)?;
-        let block_time = self
-            .banks
-            .get_sysvar::<Clock>()
-            .await
-            .map(|c| c.unix_timestamp)
-            .unwrap_or_else(|_| now_unix());
+        let slot = self.slot();
+        let block_time =
+            self.banks.get_sysvar::<Clock>().await.map(|c| c.unix_timestamp).unwrap_or_else(|_| now_unix());
         let meta = TransactionStatusMeta {
             status: result.result.clone(),
             fee: LAMPORTS_PER_SIGNATURE * tx.signatures.len() as u64,

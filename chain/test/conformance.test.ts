@@ -17,6 +17,7 @@ import {
   Keypair,
   LAMPORTS_PER_SOL,
   PublicKey,
+  SYSVAR_CLOCK_PUBKEY,
   SendTransactionError,
   SystemProgram,
   Transaction,
@@ -43,6 +44,7 @@ import idl from '@strm/mining-client/idl/mining.json' with { type: 'json' };
 import BN from 'bn.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKeypair, startLocalChain } from '../ts/index.ts';
+import { openPubSub } from './pubsub-client.ts';
 import { freePortPair, rpc, startTestChain } from './support.ts';
 
 let chain: Awaited<ReturnType<typeof startTestChain>>;
@@ -96,6 +98,29 @@ describe('cluster basics', () => {
     expect(await chain.connection.getMinimumBalanceForRentExemption(165)).toBeGreaterThan(0);
   });
 
+  it('counts slots and block heights at a validator’s pace, in the clock programs read too', async () => {
+    const before = await chain.connection.getSlot();
+    await new Promise((r) => setTimeout(r, 1200));
+    const after = await chain.connection.getSlot();
+    expect(after - before).toBeGreaterThanOrEqual(2);
+    expect(after - before).toBeLessThanOrEqual(4);
+    const height = await chain.connection.getBlockHeight();
+    const { lastValidBlockHeight } = await chain.connection.getLatestBlockhash();
+    expect(lastValidBlockHeight - height).toBeGreaterThan(140);
+    expect(lastValidBlockHeight - height).toBeLessThanOrEqual(150);
+    const epoch = await chain.connection.getEpochInfo();
+    expect(epoch.absoluteSlot).toBeGreaterThanOrEqual(after);
+    // Genesis ran transactions (mint, treasury, config).
+    expect(epoch.transactionCount).toBeGreaterThan(0);
+    expect(await chain.connection.getTransactionCount()).toBeGreaterThanOrEqual(epoch.transactionCount!);
+
+    const clock = await chain.connection.getParsedAccountInfo(SYSVAR_CLOCK_PUBKEY);
+    const info = (clock.value?.data as { parsed: { info: { slot: number; unixTimestamp: number } } }).parsed
+      .info;
+    expect(Math.abs(info.slot - (await chain.connection.getSlot()))).toBeLessThanOrEqual(2);
+    expect(Math.abs(info.unixTimestamp - Date.now() / 1000)).toBeLessThan(5);
+  });
+
   it('refuses unknown methods and malformed requests with standard JSON-RPC errors', async () => {
     expect(await rpc(chain.rpcUrl, 'getEverything')).toMatchObject({ error: { code: -32601 } });
     expect(await rpc(chain.rpcUrl, 'getBalance', ['not-a-key'])).toMatchObject({ error: { code: -32602 } });
@@ -108,8 +133,86 @@ describe('cluster basics', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
-    // Still serving after all that.
+    expect(
+      await rpc(chain.rpcUrl, 'sendTransaction', ['A'.repeat(2000), { encoding: 'base64' }]),
+    ).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('too large') },
+    });
+    expect(await rpc(chain.rpcUrl, 'getMinimumBalanceForRentExemption', [2 ** 63])).toMatchObject({
+      error: { code: -32600 },
+    });
+    // Still serving after all that, and a validator's HTTP health check answers too.
     expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
+    expect(await (await fetch(`${chain.rpcUrl}/health`)).text()).toBe('ok');
+  });
+});
+
+describe('transactions', () => {
+  function transferTo(from: Keypair, to: PublicKey, blockhash: string) {
+    return new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: LAMPORTS_PER_SOL }),
+    );
+  }
+
+  it('refuses a forged signature, with or without preflight, and moves nothing', async () => {
+    const victim = await fundedWallet();
+    const thief = Keypair.generate();
+    const tx = transferTo(victim, thief.publicKey, (await chain.connection.getLatestBlockhash()).blockhash);
+    tx.addSignature(victim.publicKey, Buffer.alloc(64, 7));
+    const raw = tx.serialize({ verifySignatures: false });
+    for (const skipPreflight of [false, true]) {
+      const error = await chain.connection.sendRawTransaction(raw, { skipPreflight }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SendTransactionError);
+      expect((error as Error).message).toContain('Transaction signature verification failure');
+    }
+    expect(
+      await rpc(chain.rpcUrl, 'sendTransaction', [raw.toString('base64'), { encoding: 'base64' }]),
+    ).toMatchObject({ error: { code: -32003, message: 'Transaction signature verification failure' } });
+    expect(await chain.connection.getBalance(thief.publicKey)).toBe(0);
+  });
+
+  it('simulates as wallets do: with signatures checked, or with the blockhash replaced', async () => {
+    const wallet = await fundedWallet();
+    const to = Keypair.generate().publicKey;
+    // A blockhash this chain never had, as when a wallet simulates a transaction before it is final.
+    const stale = transferTo(wallet, to, Keypair.generate().publicKey.toBase58());
+    stale.sign(wallet);
+    const encoded = stale.serialize().toString('base64');
+    const plain = await rpc(chain.rpcUrl, 'simulateTransaction', [encoded, { encoding: 'base64' }]);
+    expect(plain).toMatchObject({ result: { value: { err: 'BlockhashNotFound' } } });
+    const replaced = await rpc(chain.rpcUrl, 'simulateTransaction', [
+      encoded,
+      { encoding: 'base64', replaceRecentBlockhash: true },
+    ]);
+    expect(replaced).toMatchObject({
+      result: {
+        value: {
+          err: null,
+          logs: expect.arrayContaining(['Program 11111111111111111111111111111111 success']),
+          replacementBlockhash: { blockhash: expect.any(String), lastValidBlockHeight: expect.any(Number) },
+        },
+      },
+    });
+
+    const forged = transferTo(wallet, to, (await chain.connection.getLatestBlockhash()).blockhash);
+    forged.addSignature(wallet.publicKey, Buffer.alloc(64, 1));
+    const forgedEncoded = forged.serialize({ verifySignatures: false }).toString('base64');
+    expect(
+      await rpc(chain.rpcUrl, 'simulateTransaction', [
+        forgedEncoded,
+        { encoding: 'base64', sigVerify: true },
+      ]),
+    ).toMatchObject({ error: { code: -32003 } });
+    expect(
+      await rpc(chain.rpcUrl, 'simulateTransaction', [
+        forgedEncoded,
+        { encoding: 'base64', sigVerify: true, replaceRecentBlockhash: true },
+      ]),
+    ).toMatchObject({ error: { code: -32602 } });
+    expect(await chain.connection.getBalance(to)).toBe(0);
   });
 });
 
@@ -172,6 +275,48 @@ describe('SOL and STRM', () => {
     const post = tx?.meta?.postTokenBalances?.find((b) => b.owner === bob.publicKey.toBase58());
     expect(post?.uiTokenAmount.uiAmount).toBe(4);
     expect(tx?.blockTime).toBeGreaterThan(Date.now() / 1000 - 120);
+  });
+
+  it('gives two equal airdrops in a row, and refuses one the faucet cannot pay', async () => {
+    const wallet = Keypair.generate();
+    const latest = await chain.connection.getLatestBlockhash();
+    for (let i = 0; i < 2; i++) {
+      const signature = await chain.connection.requestAirdrop(wallet.publicKey, LAMPORTS_PER_SOL);
+      await chain.connection.confirmTransaction({ signature, ...latest });
+    }
+    expect(await chain.connection.getBalance(wallet.publicKey)).toBe(2 * LAMPORTS_PER_SOL);
+    expect(
+      await rpc(chain.rpcUrl, 'requestAirdrop', [wallet.publicKey.toBase58(), Number.MAX_SAFE_INTEGER]),
+    ).toMatchObject({ error: { code: -32603, message: expect.stringContaining('airdrop') } });
+  });
+
+  it('notifies token account subscribers in jsonParsed, as wallets subscribe', async () => {
+    const wallet = await fundedWallet();
+    const ata = getAssociatedTokenAddressSync(mint, wallet.publicKey);
+    const client = await openPubSub(chain.wsUrl);
+    try {
+      client.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'accountSubscribe',
+        params: [ata.toBase58(), { encoding: 'jsonParsed', commitment: 'confirmed' }],
+      });
+      expect(await client.next()).toMatchObject({ id: 1, result: expect.any(Number) });
+      await mintTo(chain.connection, authority, mint, ata, authority, 7n * UNIT);
+      expect(await client.next()).toMatchObject({
+        method: 'accountNotification',
+        params: {
+          result: {
+            context: { slot: expect.any(Number) },
+            value: {
+              data: { program: 'spl-token', parsed: { info: { tokenAmount: { uiAmountString: '7' } } } },
+            },
+          },
+        },
+      });
+    } finally {
+      client.close();
+    }
   });
 
   it('notifies account subscribers when a balance changes', async () => {
@@ -344,7 +489,11 @@ describe('restarts', () => {
         new Transaction().add(...(await activateTierInstructions(firstProgram, wallet.publicKey, 'Tier 1'))),
         [wallet],
       );
+      // Subscribers are told the chain stopped on purpose (a normal closure), so clients such as
+      // web3.js do not keep reconnecting to it.
+      const subscriber = await openPubSub(first.wsUrl);
       await first.stop();
+      expect(await subscriber.closed).toBe(1000);
 
       const second = await startLocalChain({ dataDir, rpcPort, build: false });
       try {

@@ -1,0 +1,94 @@
+// A bare WebSocket client for PubSub wire checks (the close code, raw notifications), which web3.js
+// hides. Node 20 has no WebSocket global; this speaks just enough RFC 6455 over an HTTP upgrade.
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface PubSubClient {
+  send(message: unknown): void;
+  /** The next text message, parsed. */
+  next(): Promise<Record<string, unknown>>;
+  /** The close code the server sent. */
+  closed: Promise<number>;
+  close(): void;
+}
+
+function frame(opcode: number, payload: Buffer): Buffer {
+  // Client frames are masked (RFC 6455 §5.3); payloads here are small (< 64 KiB).
+  const mask = randomBytes(4);
+  const header =
+    payload.length < 126
+      ? Buffer.from([0x80 | opcode, 0x80 | payload.length])
+      : Buffer.from([0x80 | opcode, 0x80 | 126, payload.length >> 8, payload.length & 0xff]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
+  return Buffer.concat([header, mask, masked]);
+}
+
+export function openPubSub(wsUrl: string): Promise<PubSubClient> {
+  const url = new URL(wsUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: '/',
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+      },
+    });
+    req.once('error', reject);
+    req.once('upgrade', (_res, socket: Socket) => {
+      const messages: Record<string, unknown>[] = [];
+      const waiting: Array<(m: Record<string, unknown>) => void> = [];
+      let buffer = Buffer.alloc(0);
+      let closeCode: (code: number) => void = () => {};
+      const closed = new Promise<number>((done) => {
+        closeCode = done;
+      });
+      socket.on('data', (chunk: Buffer) => {
+        buffer = Buffer.concat([buffer, chunk]);
+        for (;;) {
+          if (buffer.length < 2) return;
+          const opcode = buffer[0]! & 0x0f;
+          let length = buffer[1]! & 0x7f;
+          let offset = 2;
+          if (length === 126) {
+            if (buffer.length < 4) return;
+            length = buffer.readUInt16BE(2);
+            offset = 4;
+          } else if (length === 127) {
+            if (buffer.length < 10) return;
+            length = Number(buffer.readBigUInt64BE(2));
+            offset = 10;
+          }
+          if (buffer.length < offset + length) return;
+          const payload = buffer.subarray(offset, offset + length);
+          buffer = buffer.subarray(offset + length);
+          if (opcode === 0x1) {
+            const message = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
+            const waiter = waiting.shift();
+            if (waiter) waiter(message);
+            else messages.push(message);
+          } else if (opcode === 0x8) {
+            closeCode(payload.length >= 2 ? payload.readUInt16BE(0) : 1005);
+          }
+        }
+      });
+      socket.on('close', () => closeCode(1006));
+      resolve({
+        send: (message) => socket.write(frame(0x1, Buffer.from(JSON.stringify(message)))),
+        next: () =>
+          new Promise((done) => {
+            const message = messages.shift();
+            if (message) done(message);
+            else waiting.push(done);
+          }),
+        closed,
+        close: () => socket.destroy(),
+      });
+    });
+    req.end();
+  });
+}
