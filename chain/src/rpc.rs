@@ -24,7 +24,7 @@ use solana_sdk::{
 };
 use solana_transaction_status::UiTransactionEncoding;
 
-use crate::state::{Chain, SendError};
+use crate::state::{persistable, Chain, SendError};
 
 pub const VERSION: &str = "2.3.13";
 
@@ -570,6 +570,11 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
                 executable: spec.get("executable").and_then(Value::as_bool).unwrap_or(false),
                 rent_epoch: u64::MAX,
             };
+            // Overwriting a program or a sysvar would break the chain itself until a restart.
+            let current = chain.account(&address).await?;
+            if !persistable(&account) || current.as_ref().is_some_and(|a| !persistable(a)) {
+                return Err(RpcError::invalid_params("strm_setAccount sets state accounts, not programs or sysvars"));
+            }
             chain.set_account(address, account).await;
             Ok(Value::Null)
         }

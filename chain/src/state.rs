@@ -117,7 +117,9 @@ fn now_unix() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or_default()
 }
 
-fn persistable(account: &Account) -> bool {
+/// Accounts that are state (the ledger keeps them), as opposed to programs and sysvars, which every start
+/// makes afresh.
+pub fn persistable(account: &Account) -> bool {
     !account.executable
         && account.owner != solana_sdk::sysvar::id()
         && account.owner != solana_sdk::native_loader::id()

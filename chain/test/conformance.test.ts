@@ -141,6 +141,13 @@ describe('cluster basics', () => {
     expect(await rpc(chain.rpcUrl, 'getMinimumBalanceForRentExemption', [2 ** 63])).toMatchObject({
       error: { code: -32600 },
     });
+    // The local cheat code sets state, never a program the chain runs on.
+    expect(
+      await rpc(chain.rpcUrl, 'strm_setAccount', [
+        TOKEN_PROGRAM_ID.toBase58(),
+        { lamports: 1, owner: SystemProgram.programId.toBase58() },
+      ]),
+    ).toMatchObject({ error: { code: -32602 } });
     // Still serving after all that, and a validator's HTTP health check answers too.
     expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
     expect(await (await fetch(`${chain.rpcUrl}/health`)).text()).toBe('ok');
