@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
-import { join } from 'node:path';
 import { API_BASE_PATH } from '@strm/shared';
+import compression from 'compression';
 import cors from 'cors';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { Server as SocketServer } from 'socket.io';
 import type { ChainInfo } from '@strm/local-chain';
 import type { Chain } from './chain.ts';
@@ -14,7 +12,11 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from './db/index.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
+import { webApp } from './http/web-app.ts';
+import { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './logger.ts';
+import { httpMetrics, requestLogging } from './observability/http.ts';
+import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
 import { apiRouter } from './routes/index.ts';
 
 export interface AppDeps {
@@ -25,12 +27,18 @@ export interface AppDeps {
   logger: Logger;
   /** Set when the API runs the project's local chain (enables the faucet). */
   localChain?: ChainInfo;
+  /** The process's metrics registry (created when absent); services may register their own metrics. */
+  metrics?: Metrics;
+  /** Start/stop order and readiness (created when absent). */
+  lifecycle?: Lifecycle;
 }
 
 export interface App {
   app: express.Express;
   server: HttpServer;
   io: SocketServer;
+  metrics: Metrics;
+  lifecycle: Lifecycle;
 }
 
 function contentSecurityPolicy(deps: AppDeps) {
@@ -54,16 +62,10 @@ export function createApp(deps: AppDeps): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  const metrics = deps.metrics ?? createMetrics();
+  const lifecycle = deps.lifecycle ?? new Lifecycle(deps.logger);
+  app.use(requestLogging(deps.logger));
+  app.use(httpMetrics(metrics));
   app.use(
     helmet({
       contentSecurityPolicy: contentSecurityPolicy(deps),
@@ -83,16 +85,20 @@ export function createApp(deps: AppDeps): App {
     }),
   );
   api.use(express.json({ limit: '32kb' }));
-  api.use(apiRouter(deps));
+  api.use(apiRouter(deps, lifecycle));
   api.use(notFoundHandler);
   app.use(API_BASE_PATH, api);
 
-  // The built web app on the same origin; every non-API path falls back to index.html (client routes).
-  const indexHtml = join(config.webDist, 'index.html');
-  if (existsSync(indexHtml)) {
-    app.use(express.static(config.webDist, { index: false, maxAge: '1h' }));
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => res.sendFile(indexHtml));
-  }
+  app.get('/metrics', async (req, res) => {
+    if (config.metricsToken && req.headers.authorization !== `Bearer ${config.metricsToken}`) {
+      res.status(401).json({ error: 'unauthorized', message: 'Bearer METRICS_TOKEN required' });
+      return;
+    }
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  const web = webApp(config.webDist);
+  if (web) app.use(compression(), web);
   app.use(notFoundHandler);
   app.use(errorHandler);
 
@@ -102,5 +108,12 @@ export function createApp(deps: AppDeps): App {
     transports: ['websocket'],
     maxHttpBufferSize: 16 * 1024,
   });
-  return { app, server, io };
+  scrapedGauge(
+    metrics,
+    'strm_socket_connections',
+    'Socket.IO clients connected to this instance',
+    () => io.engine.clientsCount,
+  );
+  registerMiningMetrics(metrics, deps.prisma);
+  return { app, server, io, metrics, lifecycle };
 }

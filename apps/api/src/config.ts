@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { walletSchema } from '@strm/shared';
@@ -24,6 +25,8 @@ const origin = z
   .transform((u) => new URL(u).origin);
 const port = z.coerce.number().int().min(0).max(65_535);
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+const onOff = z.enum(['on', 'off'], { error: 'must be on or off' });
+const redisUrl = z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL');
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -43,6 +46,14 @@ const envSchema = z.object({
   WEB_DIST: z.string().default(join(repoRoot, 'apps', 'web', 'dist')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  TREASURY_KEYPAIR_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
+  DEMO_PLATFORM: z.preprocess(emptyAsUndefined, onOff.optional()),
+  REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
+  METRICS_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 
 export type Config = ReturnType<typeof finalise>;
@@ -77,6 +88,12 @@ function finalise(env: z.infer<typeof envSchema>) {
     webDist: resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    treasuryKeypairPath: env.TREASURY_KEYPAIR_PATH && resolve(env.TREASURY_KEYPAIR_PATH),
+    /** The demo streaming platform (go live without Twitch/TikTok): local configurations only. */
+    demoPlatform: (env.DEMO_PLATFORM ?? (env.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',
+    redisUrl: env.REDIS_URL,
+    metricsToken: env.METRICS_TOKEN,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }
 
@@ -89,8 +106,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid environment variable ${name}: ${issue.message}`);
   }
   const config = finalise(parsed.data);
-  if (config.nodeEnv === 'production' && !config.jwtSecret) {
-    throw new ConfigError('Invalid environment variable JWT_SECRET: required in production');
+  const problem = config.nodeEnv === 'production' ? productionProblem(config) : undefined;
+  if (problem) throw new ConfigError(`Invalid environment variable ${problem[0]}: ${problem[1]}`);
+  if (config.treasuryKeypairPath && !readable(config.treasuryKeypairPath)) {
+    throw new ConfigError(
+      `Invalid environment variable TREASURY_KEYPAIR_PATH: no readable file at ${config.treasuryKeypairPath}`,
+    );
   }
   return config;
+}
+
+function readable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Production runs on real services only: no embedded PostgreSQL, no local chain (and so no dev faucet), no
+ * demo platform, no generated secrets. The first missing piece, as [variable, reason].
+ */
+function productionProblem(config: Config): [string, string] | undefined {
+  if (!config.jwtSecret) return ['JWT_SECRET', 'required in production'];
+  if (!config.databaseUrl)
+    return ['DATABASE_URL', 'required in production (the embedded PostgreSQL is for development)'];
+  if (!config.solanaRpcUrl)
+    return ['SOLANA_RPC_URL', 'required in production (the local chain and its faucet are for development)'];
+  if (!config.treasuryKeypairPath)
+    return ['TREASURY_KEYPAIR_PATH', 'required in production (the keypair that pays rewards)'];
+  if (config.demoPlatform) return ['DEMO_PLATFORM', 'the demo platform is refused in production'];
+  return undefined;
 }

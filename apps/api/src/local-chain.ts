@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type ChainInfo, startLocalChain } from '@strm/local-chain';
+import type { ChainInfo } from '@strm/local-chain';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 
@@ -11,11 +11,27 @@ export interface RunningChain {
   stop(): Promise<void>;
 }
 
+/** The local chain's launcher is development tooling: loaded only in local mode, absent from the image. */
+async function loadLauncher(): Promise<typeof import('@strm/local-chain')> {
+  try {
+    return await import('@strm/local-chain');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      throw new Error(
+        'the local chain runs only from the repository (pnpm start); set SOLANA_RPC_URL to use a cluster',
+      );
+    }
+    throw err;
+  }
+}
+
 /** SOLANA_RPC_URL when set; otherwise the project's local chain, started here (state in DATA_DIR/chain). */
 export async function startChain(config: Config, logger: Logger): Promise<RunningChain> {
   if (config.solanaRpcUrl) {
     return { rpcUrl: config.solanaRpcUrl, wsUrl: config.solanaWsUrl, local: undefined, stop: async () => {} };
   }
+  const { startLocalChain } = await loadLauncher();
   const chain = await startLocalChain({
     dataDir: join(config.dataDir, 'chain'),
     rpcPort: config.localChainPort,

@@ -4,24 +4,36 @@ import { createChain } from './chain.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { createLogger } from './logger.ts';
+import { Lifecycle } from './lifecycle.ts';
 import { startChain } from './local-chain.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createMetrics } from './observability/metrics.ts';
 import { seedDefaultTiers } from './services/tiers.ts';
 
 /** Starts everything for a validated config; resolves once the API listens. */
 export async function startServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
+  // Whatever starts registers its stop here, so a failure part-way stops exactly what had started.
+  const lifecycle = new Lifecycle(logger);
+  try {
+    await start(config, logger, lifecycle);
+  } catch (err) {
+    await lifecycle.closeAll();
+    throw err;
+  }
+}
 
+async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
   const db = await openDatabase(config, logger);
+  lifecycle.onClose('database', () => db.close());
   const seeded = await seedDefaultTiers(db.prisma);
   if (seeded) logger.info({ seeded }, 'default tiers seeded');
 
-  const local = await startChain(config, logger).catch(async (err: unknown) => {
-    await db.close();
-    throw err;
-  });
-  const chain = createChain(local.rpcUrl, local.wsUrl);
+  const local = await startChain(config, logger);
+  lifecycle.onClose('local chain', () => local.stop());
+  const metrics = createMetrics();
+  const chain = createChain(local.rpcUrl, local.wsUrl, metrics);
   const { server, io } = createApp({
     config,
     prisma: db.prisma,
@@ -29,16 +41,13 @@ export async function startServer(config: Config): Promise<void> {
     clock: systemClock,
     logger,
     localChain: local.local,
+    metrics,
+    lifecycle,
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
-  }).catch(async (err: unknown) => {
-    // e.g. the port is taken: leave nothing running behind.
-    await local.stop();
-    await db.close();
-    throw err;
   });
   const url = `http://${config.host}:${config.port}`;
   logger.info(
@@ -52,10 +61,13 @@ export async function startServer(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    io.close();
-    await new Promise((resolve) => server.close(resolve));
-    await local.stop();
-    await db.close();
+    const deadline = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    await lifecycle.shutdown(server, io);
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

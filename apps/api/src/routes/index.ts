@@ -2,17 +2,15 @@ import { faucetRequestSchema } from '@strm/shared';
 import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { AppDeps } from '../app.ts';
+import type { Lifecycle } from '../lifecycle.ts';
 import { runFaucet } from '../services/faucet.ts';
-import { checkHealth } from '../services/health.ts';
 import { listTiers } from '../services/tiers.ts';
+import { healthRouter } from './health.ts';
 
-export function apiRouter(deps: AppDeps): Router {
+export function apiRouter(deps: AppDeps, lifecycle: Lifecycle): Router {
   const router = Router();
 
-  router.get('/health', async (_req, res) => {
-    const health = await checkHealth(deps.prisma, deps.chain);
-    res.status(health.database.ok ? 200 : 503).json(health);
-  });
+  router.use(healthRouter(deps, lifecycle));
 
   router.get('/tiers', async (_req, res) => {
     res.json(await listTiers(deps.prisma));

@@ -1,0 +1,61 @@
+// Start and stop in order. Whatever was started registers how to stop it, so a failed start stops exactly
+// what it had started, and a shutdown (SIGTERM from the orchestrator) goes: stop accepting, let the
+// drain hooks run (the mining engine checkpoints its sessions there), close the sockets, then close the
+// resources in reverse order of their start.
+import type { Server as HttpServer } from 'node:http';
+import type { Server as SocketServer } from 'socket.io';
+import type { Logger } from './logger.ts';
+
+type Hook = () => Promise<unknown> | unknown;
+
+export class Lifecycle {
+  private readonly drainHooks: Array<{ name: string; run: Hook }> = [];
+  private readonly closers: Array<{ name: string; run: Hook }> = [];
+  private draining = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  /** False from the moment shutdown begins: readiness then answers 503 so traffic moves elsewhere. */
+  get accepting(): boolean {
+    return !this.draining;
+  }
+
+  /** Runs at shutdown after new connections are refused, before sockets close (e.g. checkpoint sessions). */
+  onDrain(name: string, run: Hook): void {
+    this.drainHooks.push({ name, run });
+  }
+
+  /** Stops something that was started; closers run in reverse order of registration. */
+  onClose(name: string, run: Hook): void {
+    this.closers.push({ name, run });
+  }
+
+  /** Closes everything registered so far (a failed start, or the last step of a shutdown). */
+  async closeAll(): Promise<void> {
+    for (const closer of this.closers.splice(0).reverse()) {
+      await this.attempt('close', closer.name, closer.run);
+    }
+  }
+
+  /** The graceful shutdown; resolves when everything is closed. */
+  async shutdown(server: HttpServer, io: SocketServer): Promise<void> {
+    this.draining = true;
+    // Stop accepting connections; requests in flight finish. Idle keep-alive connections go now.
+    const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    for (const hook of this.drainHooks) await this.attempt('drain', hook.name, hook.run);
+    // Clients reconnect (to another instance behind the load balancer) with their own backoff.
+    io.disconnectSockets(true);
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await httpClosed;
+    await this.closeAll();
+  }
+
+  private async attempt(step: string, name: string, run: Hook): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      this.logger.error({ err, step, name }, 'shutdown step failed');
+    }
+  }
+}

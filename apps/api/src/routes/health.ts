@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import type { AppDeps } from '../app.ts';
+import type { Lifecycle } from '../lifecycle.ts';
+import { checkHealth } from '../services/health.ts';
+
+/**
+ * `/health`: the database and the chain, for people. `/health/live`: the process answers (restart it when it
+ * does not). `/health/ready`: send it traffic; false while shutting down or without its database. The chain
+ * is reported but does not gate readiness: every instance shares it, so taking them all out would not help.
+ */
+export function healthRouter(deps: Pick<AppDeps, 'prisma' | 'chain'>, lifecycle: Lifecycle): Router {
+  const router = Router();
+
+  router.get('/health', async (_req, res) => {
+    const health = await checkHealth(deps.prisma, deps.chain);
+    res.status(health.database.ok ? 200 : 503).json(health);
+  });
+
+  router.get('/health/live', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  router.get('/health/ready', async (_req, res) => {
+    if (!lifecycle.accepting) {
+      res.status(503).json({ status: 'shutting_down' });
+      return;
+    }
+    const health = await checkHealth(deps.prisma, deps.chain);
+    res
+      .status(health.database.ok ? 200 : 503)
+      .json({ ...health, status: health.database.ok ? 'ready' : 'not_ready' });
+  });
+
+  return router;
+}
