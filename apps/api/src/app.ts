@@ -3,35 +3,19 @@ import { API_BASE_PATH } from '@strm/shared';
 import compression from 'compression';
 import cors from 'cors';
 import express from 'express';
-import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import { Server as SocketServer } from 'socket.io';
-import type { ChainInfo } from '@strm/local-chain';
-import type { Chain } from './chain.ts';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import type { PrismaClient } from './db/index.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import type { AppDeps } from './deps.ts';
+import { errorHandler, notFoundHandler } from './http/error-handler.ts';
+import { apiRateLimit } from './http/rate-limits.ts';
 import { webApp } from './http/web-app.ts';
 import { Lifecycle } from './lifecycle.ts';
-import type { Logger } from './logger.ts';
 import { httpMetrics, requestLogging } from './observability/http.ts';
 import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
 import { apiRouter } from './routes/index.ts';
+import { socketHandshake } from './socket/handshake.ts';
 
-export interface AppDeps {
-  config: Config;
-  prisma: PrismaClient;
-  chain: Chain;
-  clock: Clock;
-  logger: Logger;
-  /** Set when the API runs the project's local chain (enables the faucet). */
-  localChain?: ChainInfo;
-  /** The process's metrics registry (created when absent); services may register their own metrics. */
-  metrics?: Metrics;
-  /** Start/stop order and readiness (created when absent). */
-  lifecycle?: Lifecycle;
-}
+export type { AppDeps };
 
 export interface App {
   app: express.Express;
@@ -75,15 +59,7 @@ export function createApp(deps: AppDeps): App {
 
   const api = express.Router();
   api.use(cors({ origin: config.webOrigins, credentials: false }));
-  api.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: config.rateLimitPerMinute,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      message: { error: 'rate_limited', message: 'Too many requests, please slow down' },
-    }),
-  );
+  api.use(apiRateLimit(config.rateLimitPerMinute));
   api.use(express.json({ limit: '32kb' }));
   api.use(apiRouter(deps, lifecycle));
   api.use(notFoundHandler);
@@ -108,6 +84,7 @@ export function createApp(deps: AppDeps): App {
     transports: ['websocket'],
     maxHttpBufferSize: 16 * 1024,
   });
+  io.use(socketHandshake(deps));
   scrapedGauge(
     metrics,
     'strm_socket_connections',

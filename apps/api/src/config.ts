@@ -54,6 +54,7 @@ const envSchema = z.object({
     z.string().min(16, 'must be at least 16 characters').optional(),
   ),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
 });
 
 export type Config = ReturnType<typeof finalise>;
@@ -70,6 +71,7 @@ function finalise(env: z.infer<typeof envSchema>) {
         'http://127.0.0.1:5173',
         'http://localhost:5173',
       ];
+  const signInDomain = env.SIGN_IN_DOMAIN ?? new URL(webOrigins[0]!).host;
   return {
     nodeEnv: env.NODE_ENV,
     host: env.HOST,
@@ -84,7 +86,9 @@ function finalise(env: z.infer<typeof envSchema>) {
     jwtTtlSeconds: env.JWT_TTL_SECONDS,
     adminWallets: new Set(env.ADMIN_WALLETS),
     webOrigins,
-    signInDomain: env.SIGN_IN_DOMAIN ?? new URL(webOrigins[0]!).host,
+    signInDomain,
+    /** The URI named in the sign-in message: the web origin on that domain. */
+    signInUri: webOrigins.find((o) => new URL(o).host === signInDomain) ?? `https://${signInDomain}`,
     webDist: resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
@@ -94,6 +98,7 @@ function finalise(env: z.infer<typeof envSchema>) {
     redisUrl: env.REDIS_URL,
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
   };
 }
 

@@ -8,12 +8,15 @@ import { Lifecycle } from './lifecycle.ts';
 import { startChain } from './local-chain.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics } from './observability/metrics.ts';
+import { resolveJwtSecret } from './services/auth/secret.ts';
 import { seedDefaultTiers } from './services/tiers.ts';
+import { watchMaintenance } from './socket/maintenance.ts';
 
 /** Starts everything for a validated config; resolves once the API listens. */
-export async function startServer(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
-  mkdirSync(config.dataDir, { recursive: true });
+export async function startServer(loaded: Config): Promise<void> {
+  const logger = createLogger(loaded.logLevel);
+  mkdirSync(loaded.dataDir, { recursive: true });
+  const config: Config = { ...loaded, jwtSecret: resolveJwtSecret(loaded) };
   // Whatever starts registers its stop here, so a failure part-way stops exactly what had started.
   const lifecycle = new Lifecycle(logger);
   try {
@@ -44,6 +47,9 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
     metrics,
     lifecycle,
   });
+
+  const maintenance = await watchMaintenance(db.url, io, logger);
+  lifecycle.onClose('maintenance listener', () => maintenance.stop());
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { type Chain, createChain } from '../src/chain.ts';
 import type { Clock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { applyMigrations } from '../src/db/schema-engine.ts';
 import { createLogger } from '../src/logger.ts';
@@ -56,9 +56,16 @@ export function fakeClock(
   };
 }
 
+export const TEST_JWT_SECRET = 'test-secret-for-session-tokens-0123456789';
+
 export interface TestApp {
   app: ReturnType<typeof createApp>['app'];
+  server: ReturnType<typeof createApp>['server'];
+  io: ReturnType<typeof createApp>['io'];
   prisma: PrismaClient;
+  config: Config;
+  clock: ReturnType<typeof fakeClock>;
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -67,22 +74,36 @@ export async function startTestApp(
   opts: { chain?: Chain; env?: Record<string, string>; localChain?: ChainInfo } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, ...opts.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    ...opts.env,
+  });
   const prisma = createPrisma(db.url);
   await seedDefaultTiers(prisma);
   const chain = opts.chain ?? createChain('http://127.0.0.1:9');
-  const { app } = createApp({
+  const clock = fakeClock();
+  const { app, server, io } = createApp({
     config,
     prisma,
     chain,
-    clock: fakeClock(),
+    clock,
     logger: createLogger('silent'),
     localChain: opts.localChain,
   });
   return {
     app,
+    server,
+    io,
     prisma,
+    config,
+    clock,
+    databaseUrl: db.url,
     async close() {
+      io.close();
+      if (server.listening) await new Promise((resolve) => server.close(resolve));
       await prisma.$disconnect();
       await db.drop();
     },

@@ -41,10 +41,10 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 
 // ---- auth ---------------------------------------------------------------------------------------
 
+/** GET /nonce?publicKey=…: a single-use nonce and the exact Sign-In-With-Solana message to sign. */
 export const nonceResponseSchema = z.object({
   nonce: z.string(),
-  domain: z.string(),
-  issuedAt: z.iso.datetime(),
+  message: z.string(),
   expiresAt: z.iso.datetime(),
 });
 export type NonceResponse = z.infer<typeof nonceResponseSchema>;
@@ -58,27 +58,6 @@ export const authenticateRequestSchema = z.object({
 export type AuthenticateRequest = z.infer<typeof authenticateRequestSchema>;
 
 export const authenticateResponseSchema = z.object({ token: z.string() });
-
-/** The Sign-In-With-Solana style message the wallet signs; built identically on both sides. */
-export function buildSignInMessage(input: {
-  domain: string;
-  wallet: string;
-  nonce: string;
-  issuedAt: string;
-  expiresAt: string;
-  product: string;
-}): string {
-  return [
-    `${input.domain} wants you to sign in with your Solana account:`,
-    input.wallet,
-    '',
-    `Sign in to the ${input.product} Mining Platform.`,
-    '',
-    `Nonce: ${input.nonce}`,
-    `Issued At: ${input.issuedAt}`,
-    `Expiration Time: ${input.expiresAt}`,
-  ].join('\n');
-}
 
 // ---- beta registration ----------------------------------------------------------------------
 
@@ -105,11 +84,23 @@ export const registrationRequestSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   streaming_frequency: z.enum(STREAMING_FREQUENCIES, { error: 'Choose a streaming frequency' }),
-  follower_count: z.coerce
-    .number({ error: 'Follower count must be a number' })
-    .int('Follower count must be a whole number')
-    .min(0, 'Follower count cannot be negative')
-    .max(2_000_000_000, 'Follower count is too large'),
+  // A number, or a form field's decimal text; blank is refused as missing, never read as 0.
+  follower_count: z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      const text = v.trim();
+      if (text === '') return undefined;
+      return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : v;
+    },
+    z
+      .number({
+        error: (issue) =>
+          issue.input === undefined ? 'Follower count is required' : 'Follower count must be a number',
+      })
+      .int('Follower count must be a whole number')
+      .min(0, 'Follower count cannot be negative')
+      .max(2_000_000_000, 'Follower count is too large'),
+  ),
   content_type: z.enum(CONTENT_TYPES, { error: 'Choose a content type' }),
   project_interest: requiredText('Project interest', 5000),
 });
@@ -124,8 +115,17 @@ export const registrationSchema = registrationRequestSchema.extend({
 });
 export type Registration = z.infer<typeof registrationSchema>;
 
-export const registrationResponseSchema = z.object({ registration: registrationSchema.nullable() });
 export const betaAccessResponseSchema = z.object({ hasAccess: z.boolean() });
+
+/** The token's wallet balance as the server reads it from the chain. */
+export const tokenBalanceResponseSchema = z.object({
+  wallet: walletSchema,
+  /** Whole tokens (display). */
+  balance: z.number().nonnegative(),
+  /** Base units (10^-6), as a decimal string. */
+  units: z.string().regex(/^\d+$/),
+});
+export type TokenBalanceResponse = z.infer<typeof tokenBalanceResponseSchema>;
 
 // ---- streamer, platforms, verification --------------------------------------------------
 

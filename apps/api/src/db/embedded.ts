@@ -204,3 +204,14 @@ async function rotateLegacyPassword(port: number, password: string): Promise<voi
     await client.end();
   }
 }
+
+/**
+ * The address of the embedded server whose data directory is `dir`, for a second process such as the
+ * admin CLI while the API runs it; undefined before the server's first start.
+ */
+export async function embeddedUrl(dir: string, port: number, database: string): Promise<string | undefined> {
+  const file = join(dir, 'password');
+  if (!existsSync(file)) return undefined;
+  const password = (await readFile(file, 'utf8')).trim();
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { checkHealth } from '../services/health.ts';
 

@@ -1,11 +1,16 @@
 import { faucetRequestSchema } from '@strm/shared';
 import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { runFaucet } from '../services/faucet.ts';
 import { listTiers } from '../services/tiers.ts';
+import { adminRouter } from './admin.ts';
+import { authRouter } from './auth.ts';
 import { healthRouter } from './health.ts';
+import { maintenanceRouter } from './maintenance.ts';
+import { registrationsRouter } from './registrations.ts';
+import { streamerRouter } from './streamer.ts';
 
 export function apiRouter(deps: AppDeps, lifecycle: Lifecycle): Router {
   const router = Router();
@@ -28,6 +33,12 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle): Router {
       res.json(await runFaucet(deps.chain, deps.localChain, request));
     },
   );
+
+  router.use(authRouter(deps));
+  router.use(registrationsRouter(deps));
+  router.use(maintenanceRouter(deps));
+  router.use(streamerRouter(deps));
+  router.use(adminRouter(deps));
 
   return router;
 }

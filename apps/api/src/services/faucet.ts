@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { type ChainInfo, fundWallet } from '@strm/local-chain';
 import type { Chain } from '../chain.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../http/app-error.ts';
 
 export async function runFaucet(
   chain: Chain,

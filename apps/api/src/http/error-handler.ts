@@ -1,41 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-
-/** The one error type: an HTTP status, a stable code and the message a user may see. */
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  static badRequest(message: string, code = 'bad_request') {
-    return new AppError(400, code, message);
-  }
-  static unauthorized(message = 'Authentication required') {
-    return new AppError(401, 'unauthorized', message);
-  }
-  static forbidden(message = 'Not allowed') {
-    return new AppError(403, 'forbidden', message);
-  }
-  static notFound(message = 'Not found') {
-    return new AppError(404, 'not_found', message);
-  }
-  static conflict(message: string, code = 'conflict') {
-    return new AppError(409, code, message);
-  }
-}
-
-export function validationMessage(error: ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Invalid request';
-  const path = issue.path.join('.');
-  return path && !issue.message.toLowerCase().includes(path.toLowerCase().split('.').pop() ?? '')
-    ? `${path}: ${issue.message}`
-    : issue.message;
-}
+import { AppError, validationMessage } from './app-error.ts';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(AppError.notFound(`No route for ${req.method} ${req.path}`));

@@ -1,0 +1,53 @@
+// Admin endpoints: registrations, beta access, admins and the audit log. Every change is recorded with
+// the acting admin's wallet and the time.
+import { walletSchema } from '@strm/shared';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
+import { requireAdmin, walletOf } from '../http/auth.ts';
+import { demoteAdmin, listAdmins, promoteAdmin } from '../services/admins.ts';
+import { listAdminActions } from '../services/audit.ts';
+import { grantBetaAccess, revokeBetaAccess } from '../services/beta-access.ts';
+import { listRegistrations, registrationListQuerySchema } from '../services/registrations.ts';
+
+const walletParams = z.object({ wallet: walletSchema });
+const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+
+export function adminRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.use('/admin', requireAdmin(deps));
+
+  router.get('/admin/registrations', async (req, res) => {
+    res.json(await listRegistrations(deps.prisma, registrationListQuerySchema.parse(req.query)));
+  });
+
+  router.put('/admin/beta-access/:wallet', async (req, res) => {
+    const { wallet } = walletParams.parse(req.params);
+    res.json(await grantBetaAccess(deps.prisma, walletOf(req), wallet, deps.clock.now()));
+  });
+
+  router.delete('/admin/beta-access/:wallet', async (req, res) => {
+    const { wallet } = walletParams.parse(req.params);
+    res.json(await revokeBetaAccess(deps.prisma, walletOf(req), wallet, deps.clock.now()));
+  });
+
+  router.get('/admin/admins', async (_req, res) => {
+    res.json(await listAdmins(deps));
+  });
+
+  router.put('/admin/admins/:wallet', async (req, res) => {
+    const { wallet } = walletParams.parse(req.params);
+    res.json(await promoteAdmin(deps, walletOf(req), wallet, deps.clock.now()));
+  });
+
+  router.delete('/admin/admins/:wallet', async (req, res) => {
+    const { wallet } = walletParams.parse(req.params);
+    res.json(await demoteAdmin(deps, walletOf(req), wallet, deps.clock.now()));
+  });
+
+  router.get('/admin/audit', async (req, res) => {
+    res.json(await listAdminActions(deps.prisma, auditQuery.parse(req.query)));
+  });
+
+  return router;
+}

@@ -1,0 +1,28 @@
+import { maintenanceStartSchema, maintenanceStopSchema } from '@strm/shared';
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { requireAdmin, walletOf } from '../http/auth.ts';
+import { getMaintenance, setMaintenance } from '../services/maintenance.ts';
+
+export function maintenanceRouter(deps: AppDeps): Router {
+  const router = Router();
+  const admin = requireAdmin(deps);
+
+  router.get('/maintenance', async (_req, res) => {
+    res.json(await getMaintenance(deps.prisma));
+  });
+
+  router.post('/maintenance/start', admin, async (req, res) => {
+    const { message } = maintenanceStartSchema.parse(req.body ?? {});
+    res.json(
+      await setMaintenance(deps.prisma, { on: true, message, actor: walletOf(req), at: deps.clock.now() }),
+    );
+  });
+
+  router.post('/maintenance/stop', admin, async (req, res) => {
+    maintenanceStopSchema.parse(req.body ?? {});
+    res.json(await setMaintenance(deps.prisma, { on: false, actor: walletOf(req), at: deps.clock.now() }));
+  });
+
+  return router;
+}

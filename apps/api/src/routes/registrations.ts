@@ -1,0 +1,40 @@
+import { fromBaseUnits } from '@strm/shared';
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { assertOwnWallet, requireWallet, walletOf } from '../http/auth.ts';
+import { hasBetaAccess } from '../services/beta-access.ts';
+import { createRegistration, getRegistration } from '../services/registrations.ts';
+import { tokenBalanceUnits } from '../services/token-balance.ts';
+
+/** Registration, beta access and the token balance of the signed-in wallet. */
+export function registrationsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const signedIn = requireWallet(deps);
+
+  router.post('/registrations', signedIn, async (req, res) => {
+    assertOwnWallet(req, (req.body as { wallet?: unknown } | undefined)?.wallet);
+    const registration = await createRegistration(deps, walletOf(req), req.body, deps.clock.now());
+    res.status(201).json(registration);
+  });
+
+  router.get('/registrations/me', signedIn, async (req, res) => {
+    const registration = await getRegistration(deps.prisma, walletOf(req));
+    if (!registration) throw AppError.notFound('This wallet has not registered', 'not_registered');
+    res.json(registration);
+  });
+
+  router.get('/beta-access', signedIn, async (req, res) => {
+    assertOwnWallet(req, req.query.wallet);
+    res.json({ hasAccess: await hasBetaAccess(deps.prisma, walletOf(req)) });
+  });
+
+  router.get('/token-balance', signedIn, async (req, res) => {
+    assertOwnWallet(req, req.query.wallet);
+    const wallet = walletOf(req);
+    const units = await tokenBalanceUnits(deps.chain, wallet);
+    res.json({ wallet, balance: fromBaseUnits(units), units: units.toString() });
+  });
+
+  return router;
+}

@@ -1,0 +1,48 @@
+import jwt from 'jsonwebtoken';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../http/app-error.ts';
+
+const ALGORITHM = 'HS256';
+const ISSUER = 'strm-api';
+
+function secretOf(config: Config): string {
+  // startServer resolves the secret (JWT_SECRET or the generated one) before the app is built.
+  if (!config.jwtSecret) throw new Error('JWT secret is not configured');
+  return config.jwtSecret;
+}
+
+/** A session token for `wallet`: HS256, subject = wallet, valid for JWT_TTL_SECONDS from the clock's now. */
+export function issueAuthToken(config: Config, wallet: string, clock: Clock): string {
+  const now = Math.floor(clock.now().getTime() / 1000);
+  return jwt.sign({ iat: now, exp: now + config.jwtTtlSeconds }, secretOf(config), {
+    algorithm: ALGORITHM,
+    subject: wallet,
+    issuer: ISSUER,
+  });
+}
+
+/**
+ * The wallet a session token was issued to. A missing, tampered, expired, wrong-secret or otherwise
+ * invalid token throws a 401 AppError. Used by the bearer middleware and the Socket.IO handshake.
+ */
+export function verifyAuthToken(config: Config, token: string | undefined, clock: Clock): string {
+  if (!token) throw AppError.unauthorized('Authentication token not found');
+  let payload: jwt.JwtPayload | string;
+  try {
+    payload = jwt.verify(token, secretOf(config), {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      clockTimestamp: Math.floor(clock.now().getTime() / 1000),
+    });
+  } catch (err) {
+    if (err instanceof jwt.TokenExpiredError) {
+      throw AppError.unauthorized('Session expired, please sign in again', 'token_expired');
+    }
+    throw AppError.unauthorized('Invalid authentication token', 'invalid_token');
+  }
+  if (typeof payload === 'string' || !payload.sub) {
+    throw AppError.unauthorized('Invalid authentication token', 'invalid_token');
+  }
+  return payload.sub;
+}

@@ -1,0 +1,113 @@
+// Beta registrations (the spec's insert and select on beta_registrations).
+import { fromBaseUnits, type Registration, registrationRequestSchema } from '@strm/shared';
+import { z } from 'zod';
+import type { Chain } from '../chain.ts';
+import type { PrismaClient } from '../db/index.ts';
+import { Prisma, type BetaRegistration as RegistrationRow } from '../generated/prisma/client.ts';
+import { AppError } from '../http/app-error.ts';
+import { tokenBalanceUnits } from './token-balance.ts';
+
+export const ALREADY_REGISTERED = 'This wallet is already registered for the beta';
+
+export function toApiRegistration(row: RegistrationRow): Registration {
+  return {
+    wallet: row.wallet,
+    name: row.name,
+    email: row.email,
+    platform: row.platform,
+    platform_username: row.platformUsername,
+    discord_username: row.discordUsername ?? undefined,
+    token_balance: fromBaseUnits(row.tokenBalance),
+    streaming_frequency: row.streamingFrequency as Registration['streaming_frequency'],
+    follower_count: row.followerCount,
+    content_type: row.contentType as Registration['content_type'],
+    project_interest: row.projectInterest,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export async function getRegistration(prisma: PrismaClient, wallet: string): Promise<Registration | null> {
+  const row = await prisma.betaRegistration.findUnique({ where: { wallet } });
+  return row ? toApiRegistration(row) : null;
+}
+
+/**
+ * Registers `wallet` (the token's) with the §5 rules of the shared schema; the token balance is read from
+ * the chain here, never taken from the client. A second registration is a 409.
+ */
+export async function createRegistration(
+  deps: { prisma: PrismaClient; chain: Chain },
+  wallet: string,
+  body: unknown,
+  at: Date,
+): Promise<Registration> {
+  const input = registrationRequestSchema.parse(body);
+  if (await deps.prisma.betaRegistration.count({ where: { wallet } })) {
+    throw AppError.conflict(ALREADY_REGISTERED, 'already_registered');
+  }
+  const balance = await tokenBalanceUnits(deps.chain, wallet);
+  try {
+    const row = await deps.prisma.betaRegistration.create({
+      data: {
+        wallet,
+        name: input.name,
+        email: input.email,
+        platform: input.platform,
+        platformUsername: input.platform_username,
+        discordUsername: input.discord_username ?? null,
+        tokenBalance: balance,
+        streamingFrequency: input.streaming_frequency,
+        followerCount: input.follower_count,
+        contentType: input.content_type,
+        projectInterest: input.project_interest,
+        createdAt: at,
+      },
+    });
+    return toApiRegistration(row);
+  } catch (err) {
+    // Two submits racing: the unique wallet decides, the loser gets the same answer as a late second submit.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+      throw AppError.conflict(ALREADY_REGISTERED, 'already_registered');
+    }
+    throw err;
+  }
+}
+
+export const registrationListQuerySchema = z.object({
+  platform: registrationRequestSchema.shape.platform.unwrap().optional(),
+  access: z.enum(['granted', 'none']).optional(),
+  from: z.coerce.date({ error: 'from must be a date' }).optional(),
+  to: z.coerce.date({ error: 'to must be a date' }).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type RegistrationListQuery = z.infer<typeof registrationListQuerySchema>;
+
+/** Registrations for admins, newest first, filtered by platform, date range and access; paginated. */
+export async function listRegistrations(prisma: PrismaClient, query: RegistrationListQuery) {
+  const granted = await prisma.betaAccess.findMany({ select: { wallet: true } });
+  const grantedSet = new Set(granted.map((g) => g.wallet));
+  const where: Prisma.BetaRegistrationWhereInput = {
+    ...(query.platform ? { platform: query.platform } : {}),
+    ...(query.from || query.to
+      ? { createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lte: query.to } : {}) } }
+      : {}),
+    ...(query.access === 'granted' ? { wallet: { in: [...grantedSet] } } : {}),
+    ...(query.access === 'none' ? { wallet: { notIn: [...grantedSet] } } : {}),
+  };
+  const [total, rows] = await prisma.$transaction([
+    prisma.betaRegistration.count({ where }),
+    prisma.betaRegistration.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+    }),
+  ]);
+  return {
+    items: rows.map((row) => ({ ...toApiRegistration(row), hasAccess: grantedSet.has(row.wallet) })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
