@@ -13,17 +13,23 @@ const args = process.argv.slice(2);
 const env = { ...process.env };
 env.CARGO_TARGET_DIR ??= join(homedir(), '.cache', 'strm-target');
 
-// A cold target dir means compiling the agave and Anchor crates: minutes of silence that look like a hang.
+// Compiling is minutes of silence that look like a hang: say what is built and how long it takes, once,
+// before cargo's output (a cold target dir), or after a few quiet seconds (a new clone compiles the
+// workspace's own crates against the cached agave and Anchor ones).
+const compiles = ['build', 'test', 'run'].includes(args[0]);
+const what = args.includes('strm-local-chain')
+  ? 'the local Solana chain (agave runtime + the mining program)'
+  : 'the Rust workspace (agave runtime, Anchor, the mining program, the local chain)';
 const profile = args.includes('--release') ? 'release' : 'debug';
-if (
-  ['build', 'test', 'run'].includes(args[0]) &&
-  !existsSync(join(env.CARGO_TARGET_DIR, profile, '.fingerprint'))
-) {
-  const what = args.includes('strm-local-chain')
-    ? 'the local Solana chain (agave runtime + the mining program)'
-    : 'the Rust workspace (agave runtime, Anchor, the mining program, the local chain)';
+let slowNotice;
+if (compiles && !existsSync(join(env.CARGO_TARGET_DIR, profile, '.fingerprint'))) {
   console.error(
     `First build of ${what} into ${env.CARGO_TARGET_DIR}: about 10 minutes on 2 cores; later builds take seconds.`,
+  );
+} else if (compiles && args.includes('-q')) {
+  slowNotice = setTimeout(
+    () => console.error(`Compiling ${what}: a few minutes in a new clone, seconds afterwards.`),
+    5000,
   );
 }
 
@@ -38,6 +44,7 @@ child.stdout.on('data', (chunk) => {
   report?.write(chunk);
 });
 child.on('exit', (code) => {
+  clearTimeout(slowNotice);
   report?.end();
   process.exit(code ?? 1);
 });
