@@ -14,6 +14,8 @@ import { httpMetrics, requestLogging } from './observability/http.ts';
 import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
 import { apiRouter } from './routes/index.ts';
 import { socketHandshake } from './socket/handshake.ts';
+import { createMining, type Mining } from './services/mining/index.ts';
+import { registerMiningSockets, socketEvents } from './socket/index.ts';
 
 export type { AppDeps };
 
@@ -23,6 +25,8 @@ export interface App {
   io: SocketServer;
   metrics: Metrics;
   lifecycle: Lifecycle;
+  /** The engine and its services; `start()` before listening, `stop()` before closing the database. */
+  mining: Mining;
 }
 
 function contentSecurityPolicy(deps: AppDeps) {
@@ -57,11 +61,19 @@ export function createApp(deps: AppDeps): App {
     }),
   );
 
+  // Socket.IO is created first so the engine can reach sockets; it attaches to the server below.
+  const io = new SocketServer({
+    cors: { origin: config.webOrigins },
+    transports: ['websocket'],
+    maxHttpBufferSize: 16 * 1024,
+  });
+  const mining = createMining(deps, socketEvents(io));
+
   const api = express.Router();
   api.use(cors({ origin: config.webOrigins, credentials: false }));
   api.use(apiRateLimit(config.rateLimitPerMinute));
   api.use(express.json({ limit: '32kb' }));
-  api.use(apiRouter(deps, lifecycle));
+  api.use(apiRouter(deps, lifecycle, mining));
   api.use(notFoundHandler);
   app.use(API_BASE_PATH, api);
 
@@ -79,12 +91,9 @@ export function createApp(deps: AppDeps): App {
   app.use(errorHandler);
 
   const server = createServer(app);
-  const io = new SocketServer(server, {
-    cors: { origin: config.webOrigins },
-    transports: ['websocket'],
-    maxHttpBufferSize: 16 * 1024,
-  });
+  io.attach(server);
   io.use(socketHandshake(deps));
+  registerMiningSockets(io, mining, deps.prisma, deps.logger);
   scrapedGauge(
     metrics,
     'strm_socket_connections',
@@ -92,5 +101,5 @@ export function createApp(deps: AppDeps): App {
     () => io.engine.clientsCount,
   );
   registerMiningMetrics(metrics, deps.prisma);
-  return { app, server, io, metrics, lifecycle };
+  return { app, server, io, metrics, lifecycle, mining };
 }

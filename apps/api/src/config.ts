@@ -1,7 +1,12 @@
 import { accessSync, constants } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { walletSchema } from '@strm/shared';
+import {
+  MINING_CHECKPOINT_INTERVAL_MS,
+  MINING_UPDATE_INTERVAL_MS,
+  SOCKET_GRACE_PERIOD_MS,
+  walletSchema,
+} from '@strm/shared';
 import { z } from 'zod';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -55,6 +60,14 @@ const envSchema = z.object({
   ),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  // The mining engine.
+  MINING_UPDATE_INTERVAL_MS: z.coerce.number().int().min(100).default(MINING_UPDATE_INTERVAL_MS),
+  MINING_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1000).default(MINING_CHECKPOINT_INTERVAL_MS),
+  MINING_TICK_MS: z.coerce.number().int().min(5).max(1000).default(25),
+  TIERS_REFRESH_MS: z.coerce.number().int().min(100).default(5000),
+  SOCKET_GRACE_PERIOD_MS: z.coerce.number().int().min(0).default(SOCKET_GRACE_PERIOD_MS),
+  ENGAGEMENT_MAX_BOOST_PERCENT: z.coerce.number().int().min(0).max(100).default(0),
+  ENGAGEMENT_VIEWERS_PER_PERCENT: z.coerce.number().int().positive().default(10),
 });
 
 export type Config = ReturnType<typeof finalise>;
@@ -99,6 +112,17 @@ function finalise(env: z.infer<typeof envSchema>) {
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
+    mining: {
+      updateIntervalMs: env.MINING_UPDATE_INTERVAL_MS,
+      checkpointIntervalMs: env.MINING_CHECKPOINT_INTERVAL_MS,
+      tickMs: env.MINING_TICK_MS,
+      tiersRefreshMs: env.TIERS_REFRESH_MS,
+      gracePeriodMs: env.SOCKET_GRACE_PERIOD_MS,
+      engagement: {
+        maxBoostPercent: env.ENGAGEMENT_MAX_BOOST_PERCENT,
+        viewersPerPercent: env.ENGAGEMENT_VIEWERS_PER_PERCENT,
+      },
+    },
   };
 }
 

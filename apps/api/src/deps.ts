@@ -6,6 +6,9 @@ import type { PrismaClient } from './db/index.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './observability/metrics.ts';
+import type { PlatformAdapter } from './platforms/adapter.ts';
+import type { DemoPlatform } from './platforms/demo.ts';
+import type { StreamerRecords } from './services/chain/streamer-records.ts';
 
 /** What the app is built from; tests pass their own (fresh database, fake clock, a test chain). */
 export interface AppDeps {
@@ -20,4 +23,10 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Start/stop order and readiness (created when absent). */
   lifecycle?: Lifecycle;
+  /** Streaming platforms (Twitch, TikTok); the demo platform is added by configuration (DEMO_PLATFORM). */
+  platforms?: PlatformAdapter[];
+  /** Tests may pass the demo platform to toggle live themselves. */
+  demoPlatform?: DemoPlatform;
+  /** Defaults to the streamer records on `chain` (the program's accounts). */
+  streamerRecords?: StreamerRecords;
 }

@@ -37,7 +37,7 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
   lifecycle.onClose('local chain', () => local.stop());
   const metrics = createMetrics();
   const chain = createChain(local.rpcUrl, local.wsUrl, metrics);
-  const { server, io } = createApp({
+  const { server, io, mining } = createApp({
     config,
     prisma: db.prisma,
     chain,
@@ -48,7 +48,14 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
     lifecycle,
   });
 
-  const maintenance = await watchMaintenance(db.url, io, logger);
+  // Closes sessions and settles claims a crash left behind before anyone can connect; at shutdown the
+  // engine writes a last checkpoint of its live sessions (credited when the next start closes them).
+  lifecycle.onClose('mining engine', () => mining.stop());
+  await mining.start();
+
+  const maintenance = await watchMaintenance(db.url, io, logger, (status) =>
+    mining.onMaintenance(status.is_maintenance),
+  );
   lifecycle.onClose('maintenance listener', () => maintenance.stop());
 
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from './support.ts';
 
 let t: TestApp;
@@ -47,9 +47,16 @@ describe('GET /api/v1/tiers', () => {
     await t.prisma.$transaction([
       t.prisma.tier.update({ where: { name: 'Tier 1' }, data: { orderBy: 100 } }),
     ]);
-    const res = await request(t.app).get('/api/v1/tiers');
-    expect(res.body.at(-1).name).toBe('Tier 1');
+    // Served from memory, reloaded periodically (TIERS_REFRESH_MS) for edits made in the database.
+    await vi.waitFor(async () => {
+      const res = await request(t.app).get('/api/v1/tiers');
+      expect(res.body.at(-1).name).toBe('Tier 1');
+    });
     await t.prisma.tier.update({ where: { name: 'Tier 1' }, data: { orderBy: 1 } });
+    await vi.waitFor(async () => {
+      const res = await request(t.app).get('/api/v1/tiers');
+      expect(res.body[0].name).toBe('Tier 1');
+    });
   });
 });
 

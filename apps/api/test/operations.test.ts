@@ -125,6 +125,7 @@ describe('GET /metrics', () => {
           tierName: 'Tier 1',
           rateUnitsPerHour: 250_000n,
           startedAt: started,
+          accruedUntil: started,
           minedUnits: 1_000n,
         },
         {
@@ -133,6 +134,7 @@ describe('GET /metrics', () => {
           tierName: 'Tier 1',
           rateUnitsPerHour: 250_000n,
           startedAt: started,
+          accruedUntil: started,
           endedAt: started,
           minedUnits: 500n,
         },

@@ -79,13 +79,14 @@ export async function startTestApp(
     DATABASE_URL: db.url,
     JWT_SECRET: TEST_JWT_SECRET,
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    TIERS_REFRESH_MS: '200',
     ...opts.env,
   });
   const prisma = createPrisma(db.url);
   await seedDefaultTiers(prisma);
   const chain = opts.chain ?? createChain('http://127.0.0.1:9');
   const clock = fakeClock();
-  const { app, server, io } = createApp({
+  const { app, server, io, mining } = createApp({
     config,
     prisma,
     chain,
@@ -93,6 +94,7 @@ export async function startTestApp(
     logger: createLogger('silent'),
     localChain: opts.localChain,
   });
+  await mining.start();
   return {
     app,
     server,
@@ -104,6 +106,7 @@ export async function startTestApp(
     async close() {
       io.close();
       if (server.listening) await new Promise((resolve) => server.close(resolve));
+      await mining.stop();
       await prisma.$disconnect();
       await db.drop();
     },

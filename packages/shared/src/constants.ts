@@ -66,6 +66,14 @@ export const TWITCH_POPUP = { width: 600, height: 800 } as const;
 export const TWITCH_AUTH_MESSAGE_TYPE = 'TWITCH_AUTH';
 
 export const PLATFORMS = ['tiktok', 'twitch'] as const;
+/** Where a streamer can mine: the real platforms, plus the demo platform a local configuration enables. */
+export const STREAM_PLATFORMS = [...PLATFORMS, 'demo'] as const;
+/** Mining sessions: updates, checkpoints and the grace period of a dropped socket (server defaults). */
+export const MINING_UPDATE_INTERVAL_MS = 5000;
+export const MINING_CHECKPOINT_INTERVAL_MS = 60_000;
+export const SOCKET_GRACE_PERIOD_MS = 30_000;
+/** A collect request's self-transfer must be at most this old. */
+export const COLLECT_SIGNATURE_MAX_AGE_SECONDS = 600;
 export const REGISTRATION_PLATFORMS = ['tiktok', 'twitch', 'kick', 'youtube'] as const;
 export const STREAMING_FREQUENCIES = [
   'Daily',

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CONTENT_TYPES, PLATFORMS, REGISTRATION_PLATFORMS, STREAMING_FREQUENCIES } from './constants.ts';
+import {
+  CONTENT_TYPES,
+  PLATFORMS,
+  REGISTRATION_PLATFORMS,
+  STREAM_PLATFORMS,
+  STREAMING_FREQUENCIES,
+} from './constants.ts';
 
 // ---- primitives -------------------------------------------------------------------------------
 
@@ -15,8 +21,13 @@ export const signatureSchema = z
   .trim()
   .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, 'Invalid transaction signature');
 
+const isoTime = z.iso.datetime();
+
 export const platformSchema = z.enum(PLATFORMS);
 export type Platform = z.infer<typeof platformSchema>;
+/** Platforms a mining session can run on (the demo platform exists only in local configurations). */
+export const streamPlatformSchema = z.enum(STREAM_PLATFORMS);
+export type StreamPlatform = z.infer<typeof streamPlatformSchema>;
 
 /** Any IANA time zone the runtime knows. */
 export const timezoneSchema = z
@@ -135,6 +146,12 @@ export const streamerSchema = z.object({
   isAdmin: z.boolean(),
   timezone: z.string(),
   timezoneChangedTimes: z.number().int().nonnegative(),
+  /** The tier active on chain (null when inactive) and when it was activated. */
+  activeTier: z.string().nullable().optional(),
+  tierActivatedAt: isoTime.nullable().optional(),
+  miningRate: z.number().nonnegative().optional(),
+  nextRateIncrease: isoTime.nullable().optional(),
+  isLive: z.boolean().optional(),
 });
 export type Streamer = z.infer<typeof streamerSchema>;
 
@@ -174,6 +191,12 @@ export const updateUsernameRequestSchema = z.object({
     .regex(/^@?[A-Za-z0-9_.]+$/, 'Invalid username'),
 });
 export const timezoneRequestSchema = z.object({ timezone: timezoneSchema });
+/** Admin only: set a streamer's pending reward (whole tokens, up to 6 decimals), with an audit record. */
+export const pendingRewardRequestSchema = z.strictObject({
+  wallet: walletSchema,
+  amount: z.number().nonnegative('Amount cannot be negative').max(1_000_000_000, 'Amount is too large'),
+  reason: z.string().trim().max(500).optional(),
+});
 export const walletQuerySchema = z.object({ wallet: walletSchema });
 
 // ---- maintenance, market, health ------------------------------------------------------------
@@ -205,53 +228,77 @@ export type Health = z.infer<typeof healthSchema>;
 
 // ---- socket events ----------------------------------------------------------------------
 
+const tierName = z.string().trim().min(1).max(32);
+
+/** What clients emit; every payload is validated and every named wallet must be the signed-in one. */
 export const clientEvents = {
-  'join-room': z.object({ platform: platformSchema, walletId: walletSchema }),
-  'leave-room': z.object({ platform: platformSchema, walletId: walletSchema }),
-  'start-stream': z.object({
-    platform: platformSchema,
+  'join-room': z.strictObject({ platform: streamPlatformSchema, walletId: walletSchema }),
+  'leave-room': z.strictObject({ platform: streamPlatformSchema, walletId: walletSchema }),
+  'start-stream': z.strictObject({
+    platform: streamPlatformSchema,
     wallet: walletSchema,
     username: z.string().trim().min(1).max(64),
-    tier: z.string().trim().min(1).max(32),
+    tier: tierName,
   }),
-  'stop-stream': z.object({ platform: platformSchema, wallet: walletSchema }),
-  'increase-rate': z.object({ platform: platformSchema, wallet: walletSchema }),
-  'collect-rewards': z.object({ signature: signatureSchema, wallet: walletSchema }),
-  'activate-tier': z.object({ signature: signatureSchema, tier: z.string().trim().min(1).max(32) }),
-  'deactivate-tier': z.object({ signature: signatureSchema, tier: z.string().trim().max(32).optional() }),
+  'stop-stream': z.strictObject({ platform: streamPlatformSchema, wallet: walletSchema }),
+  'increase-rate': z.strictObject({ platform: streamPlatformSchema, wallet: walletSchema }),
+  'collect-rewards': z.strictObject({ signature: signatureSchema, wallet: walletSchema }),
+  'activate-tier': z.strictObject({ signature: signatureSchema, tier: tierName }),
+  'deactivate-tier': z.strictObject({ signature: signatureSchema, tier: tierName.optional() }),
 } as const;
 export type ClientEventName = keyof typeof clientEvents;
 export type ClientEventPayload<E extends ClientEventName> = z.infer<(typeof clientEvents)[E]>;
 
-const isoTime = z.iso.datetime();
+/** Token amounts on the wire are whole tokens (numbers); the server stores base units. */
 export const serverEvents = {
   'stream-started': z.object({
     miningRate: z.number(),
-    platform: platformSchema,
+    platform: streamPlatformSchema,
     currentDailyDuration: z.number(),
+    dailyLimitSeconds: z.number().int().positive(),
     nextRateIncrease: isoTime.nullable(),
   }),
   'mining-update': z.object({
     duration: z.number(),
     minedAmount: z.number(),
     miningRate: z.number(),
-    platform: platformSchema,
+    platform: streamPlatformSchema,
     currentDailyDuration: z.number(),
   }),
-  'stream-stopped': z.object({ duration: z.number(), amountMined: z.number(), pendingReward: z.number() }),
-  'joined-room': z.object({ platform: platformSchema, room: z.string() }),
-  'room-data': z.object({ platform: platformSchema, room: z.string(), isLive: z.boolean() }),
+  'stream-stopped': z.object({
+    duration: z.number(),
+    amountMined: z.number(),
+    pendingReward: z.number(),
+    reason: z.enum([
+      'stopped',
+      'left-room',
+      'disconnected',
+      'daily-limit',
+      'rate-increased',
+      'maintenance',
+      'tier-deactivated',
+      'not-live',
+    ]),
+  }),
+  'joined-room': z.object({ platform: streamPlatformSchema, room: z.string() }),
+  'room-data': z.object({
+    platform: streamPlatformSchema,
+    room: z.string(),
+    username: z.string(),
+    isLive: z.boolean(),
+    viewers: z.number().int().nonnegative(),
+  }),
   'room-error': z.object({ message: z.string() }),
-  'left-room': z.object({ platform: platformSchema }),
-  'tier-activated': z.object({ tier: z.string(), signature: signatureSchema }),
+  'left-room': z.object({ platform: streamPlatformSchema }),
+  'tier-activated': z.object({ tier: z.string(), signature: signatureSchema, activatedAt: isoTime }),
   'tier-deactivated': z.object({ tier: z.string(), signature: signatureSchema }),
   'tier-error': z.object({ message: z.string() }),
   'maintenance-starting': z.object({ message: z.string() }),
   'maintenance-ended': z.object({}),
-  error: z.object({ message: z.string() }),
+  error: z.object({ message: z.string(), event: z.string().optional() }),
   dailyLimitReached: z.object({ message: z.string(), currentDailyDuration: z.number() }),
   'rate-increased': z.object({
-    status: z.enum(['success', 'not-due']),
+    status: z.literal('success'),
     miningRate: z.number(),
     nextRateIncrease: isoTime.nullable(),
   }),
@@ -281,7 +328,7 @@ export const liveStateSchema = z.object({
   minedAmount: z.number().nonnegative(),
   miningRate: z.number().nonnegative(),
   pendingReward: z.number().nonnegative(),
-  platform: platformSchema.nullable(),
+  platform: streamPlatformSchema.nullable(),
   maintenance: z.boolean(),
   nextRateIncrease: isoTime.nullable(),
   currentDailyDuration: z.number().nonnegative(),
@@ -306,15 +353,37 @@ export type WalletData = z.infer<typeof walletDataSchema>;
 
 export const streamerResponseSchema = z.object({ success: z.boolean(), streamer: streamerSchema });
 
+const miningSessionSummary = z.object({
+  platform: streamPlatformSchema,
+  tier: z.string(),
+  miningRate: z.number().nonnegative(),
+  startedAt: isoTime,
+  endedAt: isoTime.nullable(),
+  duration: z.number().nonnegative(),
+  amountMined: z.number().nonnegative(),
+  endReason: z.string().nullable(),
+});
+
 export const miningStatsSchema = z.object({
   wallet: walletSchema,
   tier: z.string().nullable(),
+  isLive: z.boolean(),
   miningRate: z.number().nonnegative(),
   nextRateIncrease: isoTime.nullable(),
+  timezone: z.string(),
+  /** Live seconds inside today's local day (streamer's time zone), the open session included. */
   currentDailyDuration: z.number().nonnegative(),
   dailyLimitSeconds: z.number().int().positive(),
+  remainingDailySeconds: z.number().nonnegative(),
+  /** 'Approaching daily limit' under 1800 s left; 'Daily limit reached. Mining will resume tomorrow' at 0. */
+  dailyStatus: z.enum(['ok', 'approaching', 'reached']),
+  dailyMessage: z.string().nullable(),
   pendingReward: z.number().nonnegative(),
   totalMined: z.number().nonnegative(),
+  totalCollected: z.number().nonnegative(),
+  totalSeconds: z.number().nonnegative(),
+  sessionCount: z.number().int().nonnegative(),
+  recentSessions: z.array(miningSessionSummary),
 });
 export type MiningStats = z.infer<typeof miningStatsSchema>;
 

@@ -4,7 +4,7 @@ import { rateLimit } from 'express-rate-limit';
 import type { AppDeps } from '../deps.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { runFaucet } from '../services/faucet.ts';
-import { listTiers } from '../services/tiers.ts';
+import type { Mining } from '../services/mining/index.ts';
 import { adminRouter } from './admin.ts';
 import { authRouter } from './auth.ts';
 import { healthRouter } from './health.ts';
@@ -12,13 +12,14 @@ import { maintenanceRouter } from './maintenance.ts';
 import { registrationsRouter } from './registrations.ts';
 import { streamerRouter } from './streamer.ts';
 
-export function apiRouter(deps: AppDeps, lifecycle: Lifecycle): Router {
+export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): Router {
   const router = Router();
 
   router.use(healthRouter(deps, lifecycle));
 
-  router.get('/tiers', async (_req, res) => {
-    res.json(await listTiers(deps.prisma));
+  // Served from memory (deposits from the chain's config, the rest from the database), serialised once.
+  router.get('/tiers', (_req, res) => {
+    res.type('application/json').send(mining.tiers.json());
   });
 
   router.post(

@@ -16,10 +16,15 @@ export function broadcastMaintenance(io: Server, status: MaintenanceStatus): voi
   else io.emit('maintenance-ended', {});
 }
 
+/**
+ * `onChange` runs before the broadcast: the mining engine ends every live session at a maintenance start
+ * (credited up to that instant) and refuses new ones until it ends.
+ */
 export async function watchMaintenance(
   databaseUrl: string,
   io: Server,
   logger: Logger,
+  onChange: (status: MaintenanceStatus) => Promise<unknown> | unknown = () => {},
 ): Promise<MaintenanceWatcher> {
   let stopped = false;
   let client: pg.Client | undefined;
@@ -32,11 +37,17 @@ export async function watchMaintenance(
     const next = new pg.Client({ connectionString: databaseUrl });
     next.on('notification', (msg) => {
       if (msg.channel !== MAINTENANCE_CHANNEL || !msg.payload) return;
+      let status: MaintenanceStatus;
       try {
-        broadcastMaintenance(io, JSON.parse(msg.payload) as MaintenanceStatus);
+        status = JSON.parse(msg.payload) as MaintenanceStatus;
       } catch (err) {
         logger.error({ err }, 'bad maintenance notification');
+        return;
       }
+      void Promise.resolve()
+        .then(() => onChange(status))
+        .catch((err: unknown) => logger.error({ err }, 'maintenance change handler failed'))
+        .then(() => broadcastMaintenance(io, status));
     });
     // A dropped connection (database restart) is re-established; notifications meanwhile are missed,
     // and clients still poll GET /maintenance every 30 s.

@@ -1,0 +1,36 @@
+// What the mining engine needs of a streaming platform. Twitch and TikTok implement it over their HTTP
+// APIs (issue 11); the demo platform (demo.ts) in memory for local use. No Express or Socket.IO here.
+import type { StreamPlatform } from '@strm/shared';
+
+/** A verified platform account, as stored in platform_accounts. */
+export interface PlatformAccountRef {
+  wallet: string;
+  username: string;
+  /** The platform's own user id, when the verification recorded one. */
+  externalId: string | null;
+}
+
+/** The account's live state as the platform reports it now. */
+export interface LiveStatus {
+  live: boolean;
+  /** Current viewers (0 when unknown or offline); feeds the optional engagement factor. */
+  viewers: number;
+}
+
+export interface PlatformAdapter {
+  readonly platform: StreamPlatform;
+  /** Asks the platform now. Rejects when the platform cannot be reached (the caller reports it). */
+  liveStatus(account: PlatformAccountRef): Promise<LiveStatus>;
+  /**
+   * Reports every later change of the account's live state (polling or push, the adapter's choice) until
+   * the returned function is called. A live session ends when `live` turns false.
+   */
+  watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void;
+}
+
+export type PlatformAdapters = ReadonlyMap<StreamPlatform, PlatformAdapter>;
+
+/** Usernames compare without a leading @ and case-insensitively (platforms treat them so). */
+export function normaliseUsername(username: string): string {
+  return username.trim().replace(/^@/, '').toLowerCase();
+}

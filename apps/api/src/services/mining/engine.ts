@@ -1,0 +1,591 @@
+// The mining engine: live sessions, accrual from timestamps, the rate fixed per session, the 10-day
+// boundary, the daily cap, dropped sockets, maintenance, and checkpoints. Server-authoritative: the
+// client's events are requests; time comes from the injected clock; money is base units.
+// No Express or Socket.IO here: events leave through `EngineEvents`.
+import {
+  accruedUnits,
+  fromBaseUnits,
+  SERVER_MESSAGES,
+  type ServerEventName,
+  type ServerEventPayload,
+  type StreamPlatform,
+} from '@strm/shared';
+import TinyQueue from 'tinyqueue';
+import type { Clock } from '../../clock.ts';
+import type { PrismaClient } from '../../db/index.ts';
+import type { Logger } from '../../logger.ts';
+import type { LiveStatus, PlatformAccountRef, PlatformAdapters } from '../../platforms/adapter.ts';
+import { normaliseUsername } from '../../platforms/adapter.ts';
+import type { OnChainTier, StreamerRecords } from '../chain/streamer-records.ts';
+import type { TierCatalog } from '../tiers.ts';
+import { dailyCapAt, localDay, usedInDay } from './daily.ts';
+import { engagementBoostPermille, type EngagementOptions } from './engagement.ts';
+import { rateAt } from './rate.ts';
+import { type Checkpoint, OpenSessionExists, SessionStore } from './store.ts';
+
+export type EndReason = ServerEventPayload<'stream-stopped'>['reason'];
+
+export interface EngineEvents {
+  toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>): void;
+}
+
+export interface EngineOptions {
+  updateIntervalMs: number;
+  checkpointIntervalMs: number;
+  gracePeriodMs: number;
+  engagement: EngagementOptions;
+}
+
+export interface EngineDeps {
+  prisma: PrismaClient;
+  clock: Clock;
+  logger: Logger;
+  tiers: TierCatalog;
+  records: StreamerRecords;
+  platforms: PlatformAdapters;
+  events: EngineEvents;
+  options: EngineOptions;
+}
+
+/** A refusal the socket layer turns into the named event with this message. */
+export class MiningError extends Error {
+  constructor(
+    readonly event: 'room-error' | 'error' | 'dailyLimitReached' | 'twitch:not-live',
+    message: string,
+    readonly currentDailyDuration = 0,
+  ) {
+    super(message);
+  }
+}
+
+interface LiveSession {
+  id: number;
+  wallet: string;
+  platform: StreamPlatform;
+  username: string;
+  tierName: string;
+  activatedAt: Date;
+  rateUnitsPerHour: bigint;
+  startedAtMs: number;
+  /** Live milliseconds of the session's local start day mined before it (daily cap). */
+  usedBeforeMs: number;
+  timezone: string;
+  dailyLimitSeconds: number;
+  /** The daily cap (null: unreachable) and the 10-day boundary (null: max rate reached). */
+  capAtMs: number | null;
+  boundaryAtMs: number | null;
+  nextUpdateAtMs: number;
+  nextCheckpointAtMs: number;
+  /** Set while no socket of the wallet is connected: the last moment one was. */
+  disconnectedAtMs: number | null;
+  unwatch: Array<() => void>;
+}
+
+type Due = { at: number; wallet: string; id: number; kind: 'update' | 'checkpoint' | 'end' | 'grace' };
+
+const PLATFORM_LABEL: Record<StreamPlatform, string> = { tiktok: 'TikTok', twitch: 'Twitch', demo: 'Demo' };
+
+export interface StartRequest {
+  wallet: string;
+  platform: StreamPlatform;
+  username: string;
+}
+
+export interface StartResult extends ServerEventPayload<'stream-started'> {}
+
+export class MiningEngine {
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly starting = new Set<string>();
+  private readonly connections = new Map<string, number>();
+  private readonly queue = new TinyQueue<Due>([], (a, b) => a.at - b.at);
+  private readonly store: SessionStore;
+  private pendingCheckpoints: Checkpoint[] = [];
+  private maintenance = false;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  /** Database writes (session opens, checkpoint statements, closes), for the benchmark. */
+  readonly stats = { opens: 0, checkpointStatements: 0, checkpointRows: 0, closes: 0 };
+
+  constructor(private readonly deps: EngineDeps) {
+    this.store = new SessionStore(deps.prisma);
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------
+
+  /** Closes sessions left open by a crash at their last checkpoint (credited up to it), then ticks. */
+  async run(tickMs: number): Promise<number> {
+    const open = await this.store.openSessions();
+    for (const row of open) {
+      const mined = accruedUnits(
+        row.rateUnitsPerHour,
+        (row.accruedUntil.getTime() - row.startedAt.getTime()) / 1000,
+      );
+      await this.store.close(row.id, row.accruedUntil, mined, 'server-restart');
+    }
+    if (open.length)
+      this.deps.logger.info({ closed: open.length }, 'sessions left open by a restart were credited');
+    this.timer = setInterval(() => void this.tick(), tickMs);
+    this.timer.unref();
+    return open.length;
+  }
+
+  /** Stops ticking and writes a last checkpoint of every live session (they are closed on the next start). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    const now = this.deps.clock.now().getTime();
+    for (const s of this.sessions.values()) {
+      for (const unwatch of s.unwatch) unwatch();
+      this.pendingCheckpoints.push(this.checkpointOf(s, now));
+    }
+    await this.flushCheckpoints();
+  }
+
+  setMaintenance(on: boolean): void {
+    this.maintenance = on;
+  }
+
+  isLive(wallet: string): boolean {
+    return this.sessions.has(wallet);
+  }
+
+  get liveCount(): number {
+    return this.sessions.size;
+  }
+
+  // ---- sockets -----------------------------------------------------------------------------
+
+  socketConnected(wallet: string): void {
+    this.connections.set(wallet, (this.connections.get(wallet) ?? 0) + 1);
+    const session = this.sessions.get(wallet);
+    if (session?.disconnectedAtMs != null) session.disconnectedAtMs = null;
+  }
+
+  /** The wallet's last socket dropped: its session ends after the grace period unless it reconnects. */
+  socketDisconnected(wallet: string): void {
+    const left = (this.connections.get(wallet) ?? 1) - 1;
+    if (left > 0) {
+      this.connections.set(wallet, left);
+      return;
+    }
+    this.connections.delete(wallet);
+    const session = this.sessions.get(wallet);
+    if (!session) return;
+    const now = this.nowMs();
+    session.disconnectedAtMs = now;
+    this.queue.push({ at: now + this.deps.options.gracePeriodMs, wallet, id: session.id, kind: 'grace' });
+  }
+
+  // ---- requests --------------------------------------------------------------------------------
+
+  private nowMs(): number {
+    return this.deps.clock.now().getTime();
+  }
+
+  private async verifiedAccount(wallet: string, platform: StreamPlatform, username?: string) {
+    const account = await this.deps.prisma.platformAccount.findUnique({
+      where: { wallet_platform: { wallet, platform } },
+    });
+    if (!account?.isVerified) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
+    if (username !== undefined && normaliseUsername(username) !== normaliseUsername(account.username)) {
+      throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
+    }
+    return {
+      wallet,
+      username: account.username,
+      externalId: account.externalId,
+    } satisfies PlatformAccountRef;
+  }
+
+  private adapter(platform: StreamPlatform) {
+    const adapter = this.deps.platforms.get(platform);
+    if (!adapter) throw new MiningError('room-error', `${PLATFORM_LABEL[platform]} is not available here`);
+    return adapter;
+  }
+
+  /** join-room: the wallet's verified account on the platform and its live state now. */
+  async room(wallet: string, platform: StreamPlatform) {
+    const account = await this.verifiedAccount(wallet, platform);
+    const status = await this.liveStatus(platform, account);
+    return {
+      platform,
+      room: `${platform}:${normaliseUsername(account.username)}`,
+      username: account.username,
+      isLive: status.live,
+      viewers: status.viewers,
+    };
+  }
+
+  private async liveStatus(platform: StreamPlatform, account: PlatformAccountRef): Promise<LiveStatus> {
+    try {
+      return await this.adapter(platform).liveStatus(account);
+    } catch (err) {
+      if (err instanceof MiningError) throw err;
+      this.deps.logger.warn({ err, platform }, 'platform live status unavailable');
+      throw new MiningError('room-error', `Failed to connect to ${PLATFORM_LABEL[platform]} Live`);
+    }
+  }
+
+  private async onChainTier(wallet: string, platform: StreamPlatform): Promise<OnChainTier> {
+    const record = await this.deps.records.read(wallet).catch((err: unknown) => {
+      this.deps.logger.warn({ err }, 'streamer record unreadable');
+      throw new MiningError('room-error', 'Could not read your tier from the chain; please try again');
+    });
+    if (!record) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NoTier`]);
+    return record;
+  }
+
+  /** Live milliseconds of closed sessions inside the local day that contains `atMs`. */
+  private async usedToday(wallet: string, atMs: number, timezone: string): Promise<number> {
+    const day = localDay(atMs, timezone);
+    return usedInDay(await this.store.intervals(wallet, day.startMs, day.endMs), day);
+  }
+
+  /** start-stream: every rule is checked here, against the chain, the platform and the database. */
+  async startSession(request: StartRequest): Promise<StartResult> {
+    const { wallet, platform } = request;
+    if (this.maintenance) throw new MiningError('room-error', SERVER_MESSAGES.maintenanceActive);
+    if (this.sessions.has(wallet) || this.starting.has(wallet)) {
+      throw new MiningError('error', SERVER_MESSAGES.alreadyMining);
+    }
+    this.starting.add(wallet);
+    try {
+      const account = await this.verifiedAccount(wallet, platform, request.username);
+      const record = await this.onChainTier(wallet, platform);
+      const tier = this.deps.tiers.get(record.tierName);
+      if (!tier) throw new MiningError('room-error', SERVER_MESSAGES.tierNotFound);
+      const status = await this.liveStatus(platform, account);
+      if (!status.live) {
+        if (platform === 'twitch') throw new MiningError('twitch:not-live', SERVER_MESSAGES.twitchNotLive);
+        throw new MiningError('room-error', SERVER_MESSAGES.notLive);
+      }
+      const streamer = await this.deps.prisma.streamer.upsert({
+        where: { wallet },
+        create: { wallet, tierName: record.tierName, tierActivatedAt: record.activatedAt },
+        update: { tierName: record.tierName, tierActivatedAt: record.activatedAt },
+      });
+      if (this.maintenance) throw new MiningError('room-error', SERVER_MESSAGES.maintenanceActive);
+
+      const now = this.nowMs();
+      const limitMs = tier.dailyMiningLimitSeconds * 1000;
+      const usedBeforeMs = await this.usedToday(wallet, now, streamer.timezone);
+      if (usedBeforeMs >= limitMs) {
+        throw new MiningError(
+          'dailyLimitReached',
+          SERVER_MESSAGES.dailyLimitReached,
+          Math.floor(usedBeforeMs / 1000),
+        );
+      }
+      const boost = engagementBoostPermille(this.deps.options.engagement, status.viewers);
+      const rate = rateAt(tier, record.activatedAt, new Date(now), boost);
+      let id: number;
+      try {
+        id = await this.store.open({
+          wallet,
+          platform,
+          tierName: tier.name,
+          rateUnitsPerHour: rate.rateUnitsPerHour,
+          startedAt: new Date(now),
+        });
+      } catch (err) {
+        if (err instanceof OpenSessionExists) throw new MiningError('error', SERVER_MESSAGES.alreadyMining);
+        throw err;
+      }
+      this.stats.opens++;
+      const session: LiveSession = {
+        id,
+        wallet,
+        platform,
+        username: account.username,
+        tierName: tier.name,
+        activatedAt: record.activatedAt,
+        rateUnitsPerHour: rate.rateUnitsPerHour,
+        startedAtMs: now,
+        usedBeforeMs,
+        timezone: streamer.timezone,
+        dailyLimitSeconds: tier.dailyMiningLimitSeconds,
+        capAtMs: dailyCapAt(now, usedBeforeMs, limitMs, streamer.timezone),
+        boundaryAtMs: rate.nextRateIncreaseAt?.getTime() ?? null,
+        nextUpdateAtMs: now + this.deps.options.updateIntervalMs,
+        nextCheckpointAtMs: now + this.deps.options.checkpointIntervalMs,
+        disconnectedAtMs: (this.connections.get(wallet) ?? 0) > 0 ? null : now,
+        unwatch: [],
+      };
+      this.sessions.set(wallet, session);
+      this.schedule(session);
+      session.unwatch.push(
+        this.adapter(platform).watch(account, (s) => {
+          if (!s.live) void this.end(wallet, session.id, this.nowMs(), 'not-live');
+        }),
+        this.deps.records.watch(wallet, (r) => {
+          if (
+            !r ||
+            r.tierName !== session.tierName ||
+            r.activatedAt.getTime() !== session.activatedAt.getTime()
+          ) {
+            void this.end(wallet, session.id, this.nowMs(), 'tier-deactivated');
+          }
+        }),
+      );
+      return {
+        miningRate: fromBaseUnits(rate.rateUnitsPerHour),
+        platform,
+        currentDailyDuration: Math.floor(usedBeforeMs / 1000),
+        dailyLimitSeconds: tier.dailyMiningLimitSeconds,
+        nextRateIncrease: rate.nextRateIncreaseAt?.toISOString() ?? null,
+      };
+    } finally {
+      this.starting.delete(wallet);
+    }
+  }
+
+  private schedule(s: LiveSession): void {
+    const { wallet, id } = s;
+    this.queue.push({ at: s.nextUpdateAtMs, wallet, id, kind: 'update' });
+    this.queue.push({ at: s.nextCheckpointAtMs, wallet, id, kind: 'checkpoint' });
+    const endAt = this.endOf(s);
+    if (endAt) this.queue.push({ at: endAt.at, wallet, id, kind: 'end' });
+    if (s.disconnectedAtMs != null) {
+      this.queue.push({
+        at: s.disconnectedAtMs + this.deps.options.gracePeriodMs,
+        wallet,
+        id,
+        kind: 'grace',
+      });
+    }
+  }
+
+  /** Whichever comes first: the daily cap or the rate boundary (the boundary wins a tie: its rate is due). */
+  private endOf(s: LiveSession): { at: number; reason: EndReason } | null {
+    if (s.boundaryAtMs != null && (s.capAtMs == null || s.boundaryAtMs <= s.capAtMs)) {
+      return { at: s.boundaryAtMs, reason: 'rate-increased' };
+    }
+    return s.capAtMs != null ? { at: s.capAtMs, reason: 'daily-limit' } : null;
+  }
+
+  /** stop-stream / leave-room. */
+  async stopSession(wallet: string, reason: EndReason = 'stopped'): Promise<boolean> {
+    const session = this.sessions.get(wallet);
+    if (!session) return false;
+    await this.end(wallet, session.id, this.nowMs(), reason);
+    return true;
+  }
+
+  /** increase-rate: answered with rate-increased once the session's 10-day boundary has passed. */
+  async increaseRate(wallet: string): Promise<ServerEventPayload<'rate-increased'>> {
+    const now = this.nowMs();
+    const session = this.sessions.get(wallet);
+    if (session) {
+      if (session.boundaryAtMs == null || now < session.boundaryAtMs) {
+        throw new MiningError('error', SERVER_MESSAGES.rateNotDue);
+      }
+      return (
+        (await this.end(wallet, session.id, session.boundaryAtMs, 'rate-increased')) ??
+        this.rateNow(session, now)
+      );
+    }
+    // Not live: the session may just have ended at the boundary; answer with the rate due now.
+    const last = await this.deps.prisma.miningSession.findFirst({
+      where: { wallet },
+      orderBy: { startedAt: 'desc' },
+    });
+    const streamer = await this.deps.prisma.streamer.findUnique({ where: { wallet } });
+    const tier = last && this.deps.tiers.get(last.tierName);
+    if (!last || !tier || !streamer?.tierActivatedAt)
+      throw new MiningError('error', SERVER_MESSAGES.notMining);
+    const due = rateAt(tier, streamer.tierActivatedAt, new Date(now));
+    if (due.rateUnitsPerHour <= last.rateUnitsPerHour)
+      throw new MiningError('error', SERVER_MESSAGES.rateNotDue);
+    return {
+      status: 'success',
+      miningRate: fromBaseUnits(due.rateUnitsPerHour),
+      nextRateIncrease: due.nextRateIncreaseAt?.toISOString() ?? null,
+    };
+  }
+
+  private rateNow(s: Pick<LiveSession, 'tierName' | 'activatedAt'>, now: number) {
+    const tier = this.deps.tiers.get(s.tierName);
+    const due = tier ? rateAt(tier, s.activatedAt, new Date(now)) : null;
+    return {
+      status: 'success' as const,
+      miningRate: due ? fromBaseUnits(due.rateUnitsPerHour) : 0,
+      nextRateIncrease: due?.nextRateIncreaseAt?.toISOString() ?? null,
+    };
+  }
+
+  /** Maintenance start: every live session ends at this instant. */
+  async endAll(reason: EndReason): Promise<number> {
+    const now = this.nowMs();
+    const live = [...this.sessions.values()];
+    await Promise.all(live.map((s) => this.end(s.wallet, s.id, now, reason)));
+    return live.length;
+  }
+
+  // ---- accrual and ending ----------------------------------------------------------------------
+
+  /** The last instant the session is credited for, at `now`. */
+  private creditedUntil(s: LiveSession, now: number): number {
+    let until = now;
+    if (s.disconnectedAtMs != null) until = Math.min(until, s.disconnectedAtMs);
+    const end = this.endOf(s);
+    if (end) until = Math.min(until, end.at);
+    return Math.max(s.startedAtMs, until);
+  }
+
+  private minedUntil(s: LiveSession, until: number): bigint {
+    return accruedUnits(s.rateUnitsPerHour, (until - s.startedAtMs) / 1000);
+  }
+
+  private dailyDurationAt(s: LiveSession, at: number): number {
+    const day = localDay(at, s.timezone);
+    const startDay = localDay(s.startedAtMs, s.timezone);
+    const before = day.startMs === startDay.startMs ? s.usedBeforeMs : 0;
+    return Math.floor((before + usedInDay([{ startMs: s.startedAtMs, endMs: at }], day)) / 1000);
+  }
+
+  /**
+   * Ends the session at `atMs` (never past its cap, boundary or the socket's drop), credits it and tells
+   * the wallet. Returns the rate-increased payload when the boundary ended it.
+   */
+  private async end(
+    wallet: string,
+    id: number,
+    atMs: number,
+    reason: EndReason,
+  ): Promise<ServerEventPayload<'rate-increased'> | undefined> {
+    const s = this.sessions.get(wallet);
+    if (!s || s.id !== id) return undefined;
+    this.sessions.delete(wallet);
+    for (const unwatch of s.unwatch) unwatch();
+    const endMs = Math.min(this.creditedUntil(s, atMs), atMs);
+    const endedAt = Math.max(s.startedAtMs, endMs);
+    const mined = this.minedUntil(s, endedAt);
+    let pending: bigint | null;
+    try {
+      pending = await this.store.close(id, new Date(endedAt), mined, reason);
+      this.stats.closes++;
+    } catch (err) {
+      // Left open in the database: the next start closes it at its last checkpoint.
+      this.deps.logger.error({ err, wallet, id }, 'closing a mining session failed');
+      this.deps.events.toWallet(wallet, 'error', {
+        message: 'Mining stopped; your last minute may be credited late',
+      });
+      return undefined;
+    }
+    const { events } = this.deps;
+    events.toWallet(wallet, 'stream-stopped', {
+      duration: Math.floor((endedAt - s.startedAtMs) / 1000),
+      amountMined: fromBaseUnits(mined),
+      pendingReward: fromBaseUnits(pending ?? 0n),
+      reason,
+    });
+    if (reason === 'daily-limit') {
+      events.toWallet(wallet, 'dailyLimitReached', {
+        message: SERVER_MESSAGES.dailyLimitReached,
+        currentDailyDuration: this.dailyDurationAt(s, endedAt),
+      });
+    }
+    if (reason === 'rate-increased') {
+      const payload = this.rateNow(s, endedAt);
+      events.toWallet(wallet, 'rate-increased', payload);
+      return payload;
+    }
+    return undefined;
+  }
+
+  // ---- the clock -------------------------------------------------------------------------------
+
+  /** Does everything due by now: updates, boundaries, caps, grace periods, checkpoints (batched). */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      const now = this.nowMs();
+      const ends: Promise<unknown>[] = [];
+      for (let due = this.queue.peek(); due && due.at <= now; due = this.queue.peek()) {
+        this.queue.pop();
+        const s = this.sessions.get(due.wallet);
+        if (!s || s.id !== due.id) continue;
+        switch (due.kind) {
+          case 'update':
+            this.update(s, now);
+            s.nextUpdateAtMs = due.at + this.deps.options.updateIntervalMs;
+            if (s.nextUpdateAtMs <= now) s.nextUpdateAtMs = now + this.deps.options.updateIntervalMs;
+            this.queue.push({ ...due, at: s.nextUpdateAtMs });
+            break;
+          case 'checkpoint':
+            this.pendingCheckpoints.push(this.checkpointOf(s, now));
+            s.nextCheckpointAtMs = now + this.deps.options.checkpointIntervalMs;
+            this.queue.push({ ...due, at: s.nextCheckpointAtMs });
+            break;
+          case 'end': {
+            const end = this.endOf(s);
+            if (end && end.at <= now) ends.push(this.end(s.wallet, s.id, end.at, end.reason));
+            break;
+          }
+          case 'grace':
+            if (s.disconnectedAtMs != null && s.disconnectedAtMs + this.deps.options.gracePeriodMs <= now) {
+              ends.push(this.end(s.wallet, s.id, s.disconnectedAtMs, 'disconnected'));
+            }
+            break;
+        }
+      }
+      await Promise.all([...ends, this.flushCheckpoints()]);
+    } catch (err) {
+      this.deps.logger.error({ err }, 'mining tick failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private update(s: LiveSession, now: number): void {
+    if (s.disconnectedAtMs != null) return;
+    const until = this.creditedUntil(s, now);
+    this.deps.events.toWallet(s.wallet, 'mining-update', {
+      duration: Math.floor((until - s.startedAtMs) / 1000),
+      minedAmount: fromBaseUnits(this.minedUntil(s, until)),
+      miningRate: fromBaseUnits(s.rateUnitsPerHour),
+      platform: s.platform,
+      currentDailyDuration: this.dailyDurationAt(s, until),
+    });
+  }
+
+  private checkpointOf(s: LiveSession, now: number): Checkpoint {
+    const until = this.creditedUntil(s, now);
+    return { id: s.id, accruedUntil: new Date(until), minedUnits: this.minedUntil(s, until) };
+  }
+
+  private async flushCheckpoints(): Promise<void> {
+    const batch = this.pendingCheckpoints;
+    if (!batch.length) return;
+    this.pendingCheckpoints = [];
+    try {
+      await this.store.checkpoint(batch);
+      this.stats.checkpointStatements++;
+      this.stats.checkpointRows += batch.length;
+    } catch (err) {
+      this.deps.logger.error(
+        { err, sessions: batch.length },
+        'checkpoint failed; retried at the next interval',
+      );
+    }
+  }
+
+  // ---- live view for REST ------------------------------------------------------------------------
+
+  /** The open session's figures now (for mining-stats), or null. */
+  liveView(wallet: string) {
+    const s = this.sessions.get(wallet);
+    if (!s) return null;
+    const until = this.creditedUntil(s, this.nowMs());
+    return {
+      platform: s.platform,
+      tierName: s.tierName,
+      rateUnitsPerHour: s.rateUnitsPerHour,
+      startedAt: new Date(s.startedAtMs),
+      until: new Date(until),
+      minedUnits: this.minedUntil(s, until),
+      currentDailyDuration: this.dailyDurationAt(s, until),
+      boundaryAt: s.boundaryAtMs == null ? null : new Date(s.boundaryAtMs),
+    };
+  }
+}

@@ -1,0 +1,140 @@
+// Builds the mining side of the app from its dependencies: the tier catalog, the engine, collect-rewards
+// and tier actions, over the chain, the database and the platform adapters.
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { PublicKey } from '@solana/web3.js';
+import { readKeypair } from '@strm/local-chain';
+import { configPda, type MiningProgram, miningProgram, readConfig } from '@strm/mining-client';
+import type { StreamPlatform } from '@strm/shared';
+import type { AppDeps } from '../../deps.ts';
+import type { PlatformAdapter } from '../../platforms/adapter.ts';
+import { DemoPlatform } from '../../platforms/demo.ts';
+import { chainStreamerRecords, type StreamerRecords } from '../chain/streamer-records.ts';
+import { ClaimService } from '../rewards/claims.ts';
+import type { Treasury } from '../rewards/treasury.ts';
+import { TierActions } from '../tier-actions.ts';
+import { TierCatalog } from '../tiers.ts';
+import { type EngineEvents, MiningEngine } from './engine.ts';
+
+export interface Mining {
+  tiers: TierCatalog;
+  engine: MiningEngine;
+  claims: ClaimService;
+  tierActions: TierActions;
+  demo: DemoPlatform | undefined;
+  /**
+   * Recovers sessions and claims left by a crash, loads the tiers (reloaded when the chain's config
+   * changes and every `tiersRefreshMs` for the database's side), starts ticking and reconciling.
+   */
+  start(): Promise<void>;
+  /** Maintenance switched: on ends every live session now and refuses new ones until it is off. */
+  onMaintenance(on: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The local chain's treasury (chain.json), or TREASURY_KEYPAIR_PATH's token account of the config's mint. */
+async function treasuryOf(deps: AppDeps, program: MiningProgram): Promise<Treasury | null> {
+  if (deps.localChain) {
+    const mint = new PublicKey(deps.localChain.mint);
+    return {
+      owner: readKeypair(deps.localChain.keypairs.treasuryOwner),
+      mint,
+      tokenAccount: new PublicKey(deps.localChain.treasuryTokenAccount),
+      decimals: deps.localChain.decimals,
+    };
+  }
+  if (!deps.config.treasuryKeypairPath) return null;
+  const owner = readKeypair(deps.config.treasuryKeypairPath);
+  const onChain = await readConfig(program);
+  if (!onChain) return null;
+  return {
+    owner,
+    mint: onChain.tokenMint,
+    tokenAccount: getAssociatedTokenAddressSync(onChain.tokenMint, owner.publicKey),
+    decimals: onChain.tokenDecimals,
+  };
+}
+
+export function createMining(deps: AppDeps, events: EngineEvents): Mining {
+  const { config, prisma, clock, logger } = deps;
+  const program = miningProgram(deps.chain.connection);
+  const records: StreamerRecords = deps.streamerRecords ?? chainStreamerRecords(program);
+  const tiers = new TierCatalog(
+    prisma,
+    async () => {
+      const onChain = await readConfig(program);
+      return onChain ? new Map(onChain.tiers.map((t) => [t.name, t.deposit])) : null;
+    },
+    logger,
+  );
+  const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform()) : undefined;
+  const platforms = new Map<StreamPlatform, PlatformAdapter>();
+  for (const adapter of deps.platforms ?? []) platforms.set(adapter.platform, adapter);
+  if (demo) platforms.set('demo', demo);
+
+  const engine = new MiningEngine({
+    prisma,
+    clock,
+    logger,
+    tiers,
+    records,
+    platforms,
+    events,
+    options: config.mining,
+  });
+  const claims = new ClaimService({
+    prisma,
+    connection: deps.chain.connection,
+    clock,
+    logger,
+    treasury: () => treasuryOf(deps, program),
+    isLive: (wallet) => engine.isLive(wallet),
+  });
+  const tierActions = new TierActions({
+    prisma,
+    program,
+    records,
+    logger,
+    endLiveSession: (wallet) => engine.stopSession(wallet, 'tier-deactivated'),
+  });
+
+  let configSubscription: number | undefined;
+  let tiersTimer: NodeJS.Timeout | undefined;
+  let reconcileTimer: NodeJS.Timeout | undefined;
+  return {
+    tiers,
+    engine,
+    claims,
+    tierActions,
+    demo,
+    async start() {
+      await tiers.refresh();
+      tiersTimer = setInterval(() => void tiers.refresh(), config.mining.tiersRefreshMs);
+      tiersTimer.unref();
+      configSubscription = deps.chain.connection.onAccountChange(configPda(program.programId), () => {
+        void tiers.refresh();
+      });
+      const maintenance = await prisma.maintenance.findUnique({ where: { id: 1 } });
+      engine.setMaintenance(maintenance?.isMaintenance ?? false);
+      await engine.run(config.mining.tickMs);
+      await claims
+        .reconcile(true)
+        .catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
+      reconcileTimer = setInterval(() => {
+        void claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
+      }, 10_000);
+      reconcileTimer.unref();
+    },
+    async onMaintenance(on) {
+      engine.setMaintenance(on);
+      if (on) await engine.endAll('maintenance');
+    },
+    async stop() {
+      clearInterval(reconcileTimer);
+      clearInterval(tiersTimer);
+      if (configSubscription !== undefined) {
+        await deps.chain.connection.removeAccountChangeListener(configSubscription).catch(() => {});
+      }
+      await engine.stop();
+    },
+  };
+}

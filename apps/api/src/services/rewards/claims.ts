@@ -1,0 +1,234 @@
+// Collecting rewards exactly once. A claim moves through states recorded before each step:
+//   reserved  pending moved into the claim, in one transaction with the claim's insert (signature unique)
+//   sent      the signed payout and its last valid block height stored, then sent
+//   confirmed the payout landed                     (final)
+//   expired   its blockhash can no longer land and it did not: re-credited (final)
+//   failed    refused before it could land (preflight) or landed with an error: re-credited (final)
+// On start-up, claims left in `reserved` (never sent) are re-credited and those in `sent` reconciled.
+import { type Connection, SendTransactionError } from '@solana/web3.js';
+import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
+import type { Clock } from '../../clock.ts';
+import type { PrismaClient } from '../../db/index.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Logger } from '../../logger.ts';
+import { RewardsError, verifySelfTransfer } from './request-signature.ts';
+import { signPayout, type Treasury, treasuryBalance } from './treasury.ts';
+
+export { RewardsError };
+
+export interface ClaimDeps {
+  prisma: PrismaClient;
+  connection: Connection;
+  clock: Clock;
+  logger: Logger;
+  /** Resolved once (null when no treasury is configured: collecting is refused). */
+  treasury: () => Promise<Treasury | null>;
+  isLive(wallet: string): boolean;
+  /** How long to wait for a sent payout to confirm before leaving it to the reconciler. */
+  confirmTimeoutMs?: number;
+}
+
+export interface Collected {
+  amount: number;
+  signature: string;
+}
+
+class NothingToCollect extends Error {}
+
+export class ClaimService {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private treasury: Promise<Treasury | null> | undefined;
+
+  constructor(private readonly deps: ClaimDeps) {}
+
+  /** One collect at a time per wallet in this process; the database makes it exactly once across processes. */
+  collect(wallet: string, requestSignature: string): Promise<Collected> {
+    const previous = this.inFlight.get(wallet) ?? Promise.resolve();
+    const run = previous.catch(() => {}).then(() => this.collectOnce(wallet, requestSignature));
+    this.inFlight.set(wallet, run);
+    void run
+      .finally(() => {
+        if (this.inFlight.get(wallet) === run) this.inFlight.delete(wallet);
+      })
+      .catch(() => {});
+    return run;
+  }
+
+  private async collectOnce(wallet: string, requestSignature: string): Promise<Collected> {
+    const { prisma, connection, clock } = this.deps;
+    if (this.deps.isLive(wallet)) throw new RewardsError(SERVER_MESSAGES.collectWhileLive);
+    const streamer = await prisma.streamer.findUnique({ where: { wallet } });
+    if (!streamer || streamer.pendingRewardUnits <= 0n)
+      throw new RewardsError(SERVER_MESSAGES.nothingToCollect);
+    if (await prisma.rewardClaim.findUnique({ where: { requestSignature } })) {
+      throw new RewardsError(SERVER_MESSAGES.collectSignatureUsed);
+    }
+    this.treasury ??= this.deps.treasury().catch((err: unknown) => {
+      this.treasury = undefined;
+      throw err;
+    });
+    const treasury = await this.treasury.catch(() => null);
+    if (!treasury) throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
+    await verifySelfTransfer(connection, requestSignature, wallet, clock.now()).catch((err: unknown) => {
+      if (err instanceof RewardsError) throw err;
+      this.deps.logger.warn({ err }, 'collect: request transaction unreadable');
+      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+    });
+    const available = await treasuryBalance(connection, treasury).catch((err: unknown) => {
+      this.deps.logger.warn({ err }, 'collect: treasury balance unreadable');
+      throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
+    });
+    if (available < streamer.pendingRewardUnits) throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
+
+    const claim = await this.reserve(wallet, requestSignature);
+    let payout: Awaited<ReturnType<typeof signPayout>>;
+    try {
+      payout = await signPayout(connection, treasury, wallet, claim.amountUnits);
+    } catch (err) {
+      // Nothing was sent: the reservation goes back.
+      this.deps.logger.warn({ err }, 'collect: could not build the payout');
+      await this.release(claim.id, 'failed', 'payout not built');
+      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+    }
+    await prisma.rewardClaim.update({
+      where: { id: claim.id, status: 'reserved' },
+      data: {
+        status: 'sent',
+        payoutSignature: payout.signature,
+        payoutTransaction: payout.transaction,
+        lastValidBlockHeight: payout.lastValidBlockHeight,
+        sentAt: clock.now(),
+      },
+    });
+    try {
+      await connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'), {
+        preflightCommitment: 'confirmed',
+      });
+    } catch (err) {
+      if (err instanceof SendTransactionError) {
+        // The RPC refused it in preflight: it was never forwarded and cannot land.
+        this.deps.logger.warn({ err: err.message }, 'collect: payout refused in preflight');
+        await this.release(claim.id, 'failed', err.message.slice(0, 500));
+        throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
+      }
+      // It may or may not have been forwarded: the reconciler decides once the blockhash expires.
+      this.deps.logger.warn({ err }, 'collect: payout send failed; left to reconciliation');
+      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+    }
+    const landed = await this.waitForConfirmation(payout.signature);
+    if (landed === 'confirmed') {
+      await this.settle(claim.id, 'confirmed');
+      return { amount: fromBaseUnits(claim.amountUnits), signature: payout.signature };
+    }
+    if (landed === 'failed') {
+      await this.release(claim.id, 'failed', 'payout failed on chain');
+      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+    }
+    throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+  }
+
+  private async waitForConfirmation(signature: string): Promise<'confirmed' | 'failed' | 'unknown'> {
+    const deadline = Date.now() + (this.deps.confirmTimeoutMs ?? 30_000);
+    while (Date.now() < deadline) {
+      const { value } = await this.deps.connection
+        .getSignatureStatuses([signature])
+        .catch(() => ({ value: [null] }));
+      const status = value[0];
+      if (status?.err) return 'failed';
+      if (
+        status &&
+        (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')
+      ) {
+        return 'confirmed';
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return 'unknown';
+  }
+
+  /** Moves the whole pending reward into a new claim, in one transaction; the signature is used once. */
+  private async reserve(wallet: string, requestSignature: string) {
+    try {
+      return await this.deps.prisma.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
+          SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
+        if (!row || row.pending <= 0n) throw new NothingToCollect();
+        const claim = await tx.rewardClaim.create({
+          data: { wallet, requestSignature, amountUnits: row.pending, status: 'reserved' },
+        });
+        await tx.streamer.update({
+          where: { wallet },
+          data: { pendingRewardUnits: { decrement: row.pending } },
+        });
+        return claim;
+      });
+    } catch (err) {
+      if (err instanceof NothingToCollect) throw new RewardsError(SERVER_MESSAGES.nothingToCollect);
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+        throw new RewardsError(SERVER_MESSAGES.collectSignatureUsed);
+      }
+      throw err;
+    }
+  }
+
+  private async settle(id: number, status: 'confirmed') {
+    await this.deps.prisma.rewardClaim.updateMany({
+      where: { id, status: 'sent' },
+      data: { status, settledAt: this.deps.clock.now() },
+    });
+  }
+
+  /** Ends a claim that paid nothing and gives its amount back to pending, exactly once. */
+  private async release(id: number, status: 'expired' | 'failed', error: string) {
+    const now = this.deps.clock.now();
+    await this.deps.prisma.$executeRaw`
+      WITH c AS (
+        UPDATE reward_claims SET status = ${status}::"ClaimStatus", error = ${error}, settled_at = ${now}
+         WHERE id = ${id} AND status IN ('reserved', 'sent')
+        RETURNING wallet, amount_units)
+      UPDATE streamers s SET pending_reward_units = s.pending_reward_units + c.amount_units, updated_at = now()
+        FROM c WHERE s.wallet = c.wallet`;
+  }
+
+  /**
+   * Settles claims against the chain: `sent` ones by their payout's status (resent while their blockhash is
+   * still valid, expired once it is not); with `startup`, `reserved` ones (never sent) are re-credited.
+   */
+  async reconcile(startup = false): Promise<{ confirmed: number; expired: number; failed: number }> {
+    const { prisma, connection } = this.deps;
+    const result = { confirmed: 0, expired: 0, failed: 0 };
+    if (startup) {
+      const reserved = await prisma.rewardClaim.findMany({ where: { status: 'reserved' } });
+      for (const claim of reserved) {
+        await this.release(claim.id, 'failed', 'never sent (server restarted)');
+        result.failed++;
+      }
+    }
+    const sent = await prisma.rewardClaim.findMany({ where: { status: 'sent' } });
+    if (!sent.length) return result;
+    const { value: statuses } = await connection.getSignatureStatuses(
+      sent.map((c) => c.payoutSignature!),
+      { searchTransactionHistory: true },
+    );
+    const height = BigInt(await connection.getBlockHeight('confirmed'));
+    for (const [i, claim] of sent.entries()) {
+      const status = statuses[i];
+      if (status?.err) {
+        await this.release(claim.id, 'failed', 'payout failed on chain');
+        result.failed++;
+      } else if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
+        await this.settle(claim.id, 'confirmed');
+        result.confirmed++;
+      } else if (!status && claim.lastValidBlockHeight != null && height > claim.lastValidBlockHeight) {
+        await this.release(claim.id, 'expired', 'payout blockhash expired before it landed');
+        result.expired++;
+      } else if (claim.payoutTransaction) {
+        // Still able to land: send the same signed transaction again (same signature, so at most once).
+        await connection
+          .sendRawTransaction(Buffer.from(claim.payoutTransaction, 'base64'), { skipPreflight: true })
+          .catch(() => {});
+      }
+    }
+    return result;
+  }
+}

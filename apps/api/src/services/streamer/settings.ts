@@ -1,0 +1,76 @@
+// The streamer's own settings and the admins' pending-reward adjustment (with its audit record).
+import { fromBaseUnits, SERVER_MESSAGES, TIMEZONE_MAX_CHANGES, toBaseUnits } from '@strm/shared';
+import type { Clock } from '../../clock.ts';
+import type { PrismaClient } from '../../db/index.ts';
+
+export class SettingsError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * PUT /streamer/timezone. The first setting (the browser's zone at first sign-in) is not a change; after
+ * that two changes are allowed, the third refused (timezoneChangedTimes above 1). Refused while live, since
+ * the live session's day boundaries depend on it.
+ */
+export async function changeTimezone(
+  deps: { prisma: PrismaClient; isLive(wallet: string): boolean },
+  wallet: string,
+  timezone: string,
+) {
+  if (deps.isLive(wallet)) throw new SettingsError(409, SERVER_MESSAGES.timezoneWhileLive);
+  return deps.prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ timezone: string; changed: number }[]>`
+      SELECT timezone, timezone_changed_times AS changed FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
+    if (!row) {
+      const created = await tx.streamer.create({ data: { wallet, timezone } });
+      return { timezone: created.timezone, timezoneChangedTimes: created.timezoneChangedTimes };
+    }
+    if (row.timezone === timezone) return { timezone, timezoneChangedTimes: row.changed };
+    if (row.changed > TIMEZONE_MAX_CHANGES) throw new SettingsError(409, SERVER_MESSAGES.timezoneLimit);
+    const updated = await tx.streamer.update({
+      where: { wallet },
+      data: { timezone, timezoneChangedTimes: { increment: 1 } },
+    });
+    return { timezone: updated.timezone, timezoneChangedTimes: updated.timezoneChangedTimes };
+  });
+}
+
+/** POST /streamer/pending-reward (admins only): sets the pending reward, recording who, from what, to what. */
+export async function adjustPendingReward(
+  deps: { prisma: PrismaClient; clock: Clock },
+  input: { admin: string; wallet: string; amount: number; reason?: string },
+) {
+  const units = toBaseUnits(input.amount);
+  return deps.prisma.$transaction(async (tx) => {
+    await tx.streamer.upsert({
+      where: { wallet: input.wallet },
+      create: { wallet: input.wallet },
+      update: {},
+    });
+    const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
+      SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${input.wallet} FOR UPDATE`;
+    const previous = row?.pending ?? 0n;
+    await tx.streamer.update({ where: { wallet: input.wallet }, data: { pendingRewardUnits: units } });
+    const audit = await tx.pendingRewardAdjustment.create({
+      data: {
+        wallet: input.wallet,
+        adminWallet: input.admin,
+        previousUnits: previous,
+        newUnits: units,
+        reason: input.reason,
+        createdAt: deps.clock.now(),
+      },
+    });
+    return {
+      wallet: input.wallet,
+      previousPendingReward: fromBaseUnits(previous),
+      pendingReward: fromBaseUnits(units),
+      adjustmentId: audit.id,
+    };
+  });
+}

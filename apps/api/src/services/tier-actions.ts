@@ -1,0 +1,116 @@
+// activate-tier / deactivate-tier: the client reports a transaction; the server checks it on chain (confirmed,
+// signed by this wallet, calling our program's matching instruction), reads the streamer record (the truth),
+// and records the event once per signature.
+import { type Connection, PublicKey } from '@solana/web3.js';
+import type { BorshInstructionCoder } from '@coral-xyz/anchor';
+import type { MiningProgram } from '@strm/mining-client';
+import { SERVER_MESSAGES } from '@strm/shared';
+import type { PrismaClient } from '../db/index.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { Logger } from '../logger.ts';
+import type { StreamerRecords } from './chain/streamer-records.ts';
+
+export class TierActionError extends Error {}
+
+export interface TierActionDeps {
+  prisma: PrismaClient;
+  program: MiningProgram;
+  records: StreamerRecords;
+  logger: Logger;
+  /** Ends the wallet's live session (a deactivation while live). */
+  endLiveSession(wallet: string): Promise<unknown>;
+}
+
+const normalise = (name: string) => name.replace(/_/g, '').toLowerCase();
+
+export class TierActions {
+  constructor(private readonly deps: TierActionDeps) {}
+
+  private get connection(): Connection {
+    return this.deps.program.provider.connection;
+  }
+
+  /** The transaction, confirmed and successful, signed by the wallet, with our program's `instruction`. */
+  private async verifyTransaction(
+    signature: string,
+    wallet: string,
+    instruction: 'activateTier' | 'deactivateTier',
+  ) {
+    if (await this.deps.prisma.tierEvent.findUnique({ where: { signature } })) {
+      throw new TierActionError(SERVER_MESSAGES.tierTxUsed);
+    }
+    const tx = await this.connection
+      .getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+      .catch((err: unknown) => {
+        this.deps.logger.warn({ err }, 'tier action: transaction unreadable');
+        return null;
+      });
+    if (!tx || tx.meta?.err) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    const message = tx.transaction.message;
+    const keys = message.getAccountKeys().staticAccountKeys;
+    const owner = new PublicKey(wallet);
+    const signers = keys.slice(0, message.header.numRequiredSignatures);
+    if (!signers.some((k) => k.equals(owner))) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    const programId = this.deps.program.programId;
+    const calls = message.compiledInstructions.some((ix) => {
+      if (!keys[ix.programIdIndex]?.equals(programId)) return false;
+      const decoded = (this.deps.program.coder.instruction as BorshInstructionCoder).decode(
+        Buffer.from(ix.data),
+      );
+      return decoded != null && normalise(decoded.name) === normalise(instruction);
+    });
+    if (!calls) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    return { blockTime: tx.blockTime ?? 0 };
+  }
+
+  private async record(data: Prisma.TierEventCreateInput) {
+    try {
+      await this.deps.prisma.tierEvent.create({ data });
+    } catch (err) {
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+        throw new TierActionError(SERVER_MESSAGES.tierTxUsed);
+      }
+      throw err;
+    }
+  }
+
+  async activate(wallet: string, signature: string, tier: string) {
+    await this.verifyTransaction(signature, wallet, 'activateTier');
+    const record = await this.deps.records.read(wallet);
+    if (!record || record.tierName !== tier) throw new TierActionError(SERVER_MESSAGES.tierNotActive);
+    await this.deps.prisma.streamer.upsert({
+      where: { wallet },
+      create: { wallet, tierName: record.tierName, tierActivatedAt: record.activatedAt },
+      update: { tierName: record.tierName, tierActivatedAt: record.activatedAt },
+    });
+    await this.record({
+      signature,
+      wallet,
+      tierName: record.tierName,
+      action: 'activate',
+      amountUnits: record.deposited,
+    });
+    return { tier: record.tierName, signature, activatedAt: record.activatedAt.toISOString() };
+  }
+
+  async deactivate(wallet: string, signature: string, tier?: string) {
+    const { blockTime } = await this.verifyTransaction(signature, wallet, 'deactivateTier');
+    const record = await this.deps.records.read(wallet);
+    // Still active on a record older than this transaction: the deactivation did not take.
+    if (record && record.activatedAt.getTime() <= blockTime * 1000) {
+      throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    }
+    // A deactivation made while live ends the session (the account subscription usually did already).
+    await this.deps.endLiveSession(wallet);
+    const streamer = await this.deps.prisma.streamer.findUnique({ where: { wallet } });
+    const tierName = streamer?.tierName ?? tier ?? '';
+    if (streamer && !record) {
+      await this.deps.prisma.streamer.update({
+        where: { wallet },
+        data: { tierName: null, tierActivatedAt: null },
+      });
+    }
+    await this.record({ signature, wallet, tierName, action: 'deactivate', amountUnits: 0n });
+    return { tier: tierName, signature };
+  }
+}

@@ -1,0 +1,65 @@
+// start-stream / stop-stream / increase-rate. The engine decides; this only maps.
+import { fromBaseUnits } from '@strm/shared';
+import type { Socket } from 'socket.io';
+import type { PrismaClient } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import { MiningError } from '../services/mining/engine.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { emit, handle, SocketRefusal } from './events.ts';
+
+export function miningRefusal(
+  err: unknown,
+  fallback: SocketRefusal['event'] = 'error',
+): SocketRefusal | undefined {
+  if (err instanceof MiningError) {
+    return new SocketRefusal(
+      err.event ?? fallback,
+      err.message,
+      err.event === 'dailyLimitReached' ? { currentDailyDuration: err.currentDailyDuration } : {},
+    );
+  }
+  return undefined;
+}
+
+export function registerMining(socket: Socket, mining: Mining, prisma: PrismaClient, logger: Logger): void {
+  handle(
+    socket,
+    logger,
+    'start-stream',
+    async ({ platform, username }, wallet) => {
+      const started = await mining.engine.startSession({ wallet, platform, username });
+      // Every tab of the wallet learns that it is live.
+      socket.nsp.to(`wallet:${wallet}`).emit('stream-started', started);
+    },
+    (err) => miningRefusal(err),
+  );
+
+  handle(
+    socket,
+    logger,
+    'stop-stream',
+    async (_payload, wallet) => {
+      if (await mining.engine.stopSession(wallet, 'stopped')) return;
+      // Not live (e.g. leave-room already stopped it): answer with the state, not an error banner.
+      const streamer = await prisma.streamer.findUnique({ where: { wallet } });
+      emit(socket, 'stream-stopped', {
+        duration: 0,
+        amountMined: 0,
+        pendingReward: fromBaseUnits(streamer?.pendingRewardUnits ?? 0n),
+        reason: 'stopped',
+      });
+    },
+    (err) => miningRefusal(err),
+  );
+
+  handle(
+    socket,
+    logger,
+    'increase-rate',
+    async (_payload, wallet) => {
+      const increased = await mining.engine.increaseRate(wallet);
+      emit(socket, 'rate-increased', increased);
+    },
+    (err) => miningRefusal(err),
+  );
+}

@@ -1,0 +1,22 @@
+// collect-rewards: exactly once, through the claim state machine (services/rewards/claims.ts).
+import type { Socket } from 'socket.io';
+import type { Logger } from '../logger.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { RewardsError } from '../services/rewards/claims.ts';
+import { emit, handle, SocketRefusal } from './events.ts';
+
+export function registerRewards(socket: Socket, mining: Mining, logger: Logger): void {
+  handle(
+    socket,
+    logger,
+    'collect-rewards',
+    async ({ signature }, wallet) => {
+      emit(socket, 'rewards-collected', await mining.claims.collect(wallet, signature));
+    },
+    (err) =>
+      new SocketRefusal(
+        'rewards-error',
+        err instanceof RewardsError ? err.message : 'Failed to collect rewards',
+      ),
+  );
+}

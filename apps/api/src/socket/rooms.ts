@@ -1,0 +1,34 @@
+// join-room / leave-room: the wallet's verified platform account and its live state.
+import type { Socket } from 'socket.io';
+import type { Logger } from '../logger.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { emit, handle } from './events.ts';
+import { miningRefusal } from './mining.ts';
+
+export function registerRooms(socket: Socket, mining: Mining, logger: Logger): void {
+  handle(
+    socket,
+    logger,
+    'join-room',
+    async ({ platform }, wallet) => {
+      const room = await mining.engine.room(wallet, platform);
+      await socket.join(room.room);
+      emit(socket, 'joined-room', { platform, room: room.room });
+      emit(socket, 'room-data', room);
+    },
+    (err) => miningRefusal(err, 'room-error'),
+  );
+
+  handle(
+    socket,
+    logger,
+    'leave-room',
+    async ({ platform }, wallet) => {
+      if (mining.engine.liveView(wallet)?.platform === platform)
+        await mining.engine.stopSession(wallet, 'left-room');
+      for (const room of socket.rooms) if (room.startsWith(`${platform}:`)) await socket.leave(room);
+      emit(socket, 'left-room', { platform });
+    },
+    (err) => miningRefusal(err, 'room-error'),
+  );
+}

@@ -1,0 +1,30 @@
+// activate-tier / deactivate-tier: verified on chain, recorded once per signature.
+import type { Socket } from 'socket.io';
+import type { Logger } from '../logger.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { TierActionError } from '../services/tier-actions.ts';
+import { emit, handle, SocketRefusal } from './events.ts';
+
+const tierRefusal = (err: unknown) =>
+  err instanceof TierActionError ? new SocketRefusal('tier-error', err.message) : undefined;
+
+export function registerTiers(socket: Socket, mining: Mining, logger: Logger): void {
+  handle(
+    socket,
+    logger,
+    'activate-tier',
+    async ({ signature, tier }, wallet) => {
+      emit(socket, 'tier-activated', await mining.tierActions.activate(wallet, signature, tier));
+    },
+    tierRefusal,
+  );
+  handle(
+    socket,
+    logger,
+    'deactivate-tier',
+    async ({ signature, tier }, wallet) => {
+      emit(socket, 'tier-deactivated', await mining.tierActions.deactivate(wallet, signature, tier));
+    },
+    tierRefusal,
+  );
+}
