@@ -148,6 +148,11 @@ export class MiningEngine {
     return this.sessions.has(wallet);
   }
 
+  /** Sockets of the wallet connected now. */
+  connectionCount(wallet: string): number {
+    return this.connections.get(wallet) ?? 0;
+  }
+
   get liveCount(): number {
     return this.sessions.size;
   }

@@ -1,0 +1,87 @@
+// The mining REST endpoints: stats, the streamer's time zone, the admins' pending-reward adjustment, and
+// (local configurations only) the demo platform's account and live toggle.
+import { pendingRewardRequestSchema, timezoneRequestSchema, walletQuerySchema } from '@strm/shared';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { assertOwnWallet, requireAdmin, requireWallet, walletOf } from '../http/auth.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { miningStats } from '../services/streamer/mining-stats.ts';
+import { adjustPendingReward, changeTimezone, SettingsError } from '../services/streamer/settings.ts';
+
+const demoAccountSchema = z.strictObject({
+  username: z
+    .string()
+    .trim()
+    .min(1, 'Username is required')
+    .max(64)
+    .regex(/^@?[A-Za-z0-9_.]+$/, 'Invalid username'),
+});
+const demoLiveSchema = z.strictObject({
+  live: z.boolean(),
+  viewers: z.number().int().min(0).max(1_000_000).optional(),
+});
+
+function settingsError(err: unknown): never {
+  if (err instanceof SettingsError) throw new AppError(err.status, 'refused', err.message);
+  throw err;
+}
+
+export function miningRouter(deps: AppDeps, mining: Mining): Router {
+  const router = Router();
+  const { engine } = mining;
+
+  router.get('/streamer/mining-stats', requireWallet(deps), async (req, res) => {
+    assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
+    res.json(await miningStats({ prisma: deps.prisma, clock: deps.clock, tiers: mining.tiers, engine }, walletOf(req)));
+  });
+
+  router.put('/streamer/timezone', requireWallet(deps), async (req, res) => {
+    const { timezone } = timezoneRequestSchema.parse(req.body ?? {});
+    const result = await changeTimezone(
+      { prisma: deps.prisma, isLive: (w) => engine.isLive(w) },
+      walletOf(req),
+      timezone,
+    ).catch(settingsError);
+    res.json({ success: true, ...result });
+  });
+
+  router.post('/streamer/pending-reward', requireAdmin(deps), async (req, res) => {
+    const input = pendingRewardRequestSchema.parse(req.body ?? {});
+    if (engine.isLive(input.wallet)) {
+      throw AppError.conflict('Cannot adjust the pending reward while the streamer is mining', 'streamer_live');
+    }
+    res.json({ success: true, ...(await adjustPendingReward(deps, { admin: walletOf(req), ...input })) });
+  });
+
+  const demo = mining.demo;
+  if (demo) {
+    router.post('/dev/demo/account', requireWallet(deps), async (req, res) => {
+      const { username } = demoAccountSchema.parse(req.body ?? {});
+      const wallet = walletOf(req);
+      const name = username.replace(/^@/, '');
+      await deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+      const taken = await deps.prisma.platformAccount.findFirst({
+        where: { platform: 'demo', isVerified: true, username: { equals: name, mode: 'insensitive' }, NOT: { wallet } },
+      });
+      if (taken) throw AppError.conflict('This demo username belongs to another wallet', 'username_taken');
+      const account = await deps.prisma.platformAccount.upsert({
+        where: { wallet_platform: { wallet, platform: 'demo' } },
+        create: { wallet, platform: 'demo', username: name, isVerified: true, verifiedAt: deps.clock.now() },
+        update: { username: name, isVerified: true, verifiedAt: deps.clock.now() },
+      });
+      res.json({ success: true, platform: 'demo', username: account.username, isVerified: true });
+    });
+
+    router.put('/dev/demo/live', requireWallet(deps), async (req, res) => {
+      const { live, viewers } = demoLiveSchema.parse(req.body ?? {});
+      const account = await deps.prisma.platformAccount.findUnique({
+        where: { wallet_platform: { wallet: walletOf(req), platform: 'demo' } },
+      });
+      if (!account?.isVerified) throw AppError.notFound('Create your demo account first');
+      res.json({ success: true, username: account.username, ...demo.setLive(account.username, live, viewers) });
+    });
+  }
+  return router;
+}

@@ -1,0 +1,282 @@
+// A real API server (Express + Socket.IO on a free port) over a fresh PostgreSQL database and the local
+// chain, with a fake clock and the demo platform the tests toggle; socket.io-client as the browser would.
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  Keypair,
+  type PublicKey,
+  SystemProgram,
+  sendAndConfirmTransaction,
+  Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js';
+import { fundWallet, type LocalChain, startLocalChain } from '@strm/local-chain';
+import {
+  activateTierInstructions,
+  deactivateTierInstruction,
+  miningProgram,
+  readStreamer,
+} from '@strm/mining-client';
+import type { ClientEventName, ServerEventName } from '@strm/shared';
+import { freePortPair } from '@strm/testing';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { type App, createApp } from '../src/app.ts';
+import { createChain } from '../src/chain.ts';
+import { loadConfig } from '../src/config.ts';
+import { createPrisma, type PrismaClient } from '../src/db/index.ts';
+import { createLogger } from '../src/logger.ts';
+import { DemoPlatform } from '../src/platforms/demo.ts';
+import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { createTestDatabase, fakeClock } from './support.ts';
+
+export type FakeClock = ReturnType<typeof fakeClock>;
+
+export interface TestChain {
+  local: LocalChain;
+  stop(): Promise<void>;
+}
+
+export async function startTestChain(): Promise<TestChain> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'strm-api-engine-'));
+  await chmod(dataDir, 0o755);
+  const local = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true });
+  return {
+    local,
+    async stop() {
+      await local.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface EngineServer {
+  url: string;
+  app: App;
+  prisma: PrismaClient;
+  clock: FakeClock;
+  demo: DemoPlatform;
+  databaseUrl: string;
+  /** Closes the server and its engine (the database stays until `drop`). */
+  close(): Promise<void>;
+  drop(): Promise<void>;
+}
+
+export const TEST_ENGINE_ENV = {
+  MINING_TICK_MS: '10',
+  SOCKET_GRACE_PERIOD_MS: '30000',
+  MINING_UPDATE_INTERVAL_MS: '5000',
+  MINING_CHECKPOINT_INTERVAL_MS: '60000',
+  TIERS_REFRESH_MS: '60000',
+};
+
+export async function startEngineServer(
+  chain: TestChain,
+  opts: { env?: Record<string, string>; clock?: FakeClock; databaseUrl?: string } = {},
+): Promise<EngineServer> {
+  const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    JWT_SECRET: 'engine-tests-secret-engine-tests-secret',
+    ...TEST_ENGINE_ENV,
+    ...opts.env,
+  });
+  const prisma = createPrisma(db.url);
+  await seedDefaultTiers(prisma);
+  const clock = opts.clock ?? fakeClock(new Date());
+  const demo = new DemoPlatform();
+  const app = createApp({
+    config,
+    prisma,
+    chain: createChain(chain.local.rpcUrl, chain.local.wsUrl),
+    clock,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    localChain: chain.local.info,
+    demoPlatform: demo,
+  });
+  app.io.use((socket, next) => {
+    (socket.data as { wallet: string }).wallet = (socket.handshake.auth as { wallet: string }).wallet;
+    next();
+  });
+  await app.mining.start();
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  const { port } = app.server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    prisma,
+    clock,
+    demo,
+    databaseUrl: db.url,
+    async close() {
+      app.io.close();
+      await new Promise((r) => app.server.close(r));
+      await app.mining.stop();
+      await prisma.$disconnect();
+    },
+    drop: db.drop,
+  };
+}
+
+// ---- clients ----------------------------------------------------------------------------------------
+
+export type Client = Socket;
+
+export async function connect(server: EngineServer, wallet: string): Promise<Client> {
+  const socket = connectSocket(server.url, {
+    transports: ['websocket'],
+    auth: { wallet },
+    reconnection: false,
+    forceNew: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+/** The next `event` on the socket (rejects after `timeoutMs`). */
+export function next<T = Record<string, unknown>>(socket: Client, event: ServerEventName, timeoutMs = 10_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, onEvent);
+      reject(new Error(`no ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onEvent = (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    };
+    socket.once(event, onEvent);
+  });
+}
+
+/** Emits and waits for the first of the answer events. */
+export async function request(
+  socket: Client,
+  event: ClientEventName,
+  payload: unknown,
+  answers: ServerEventName[],
+  timeoutMs = 15_000,
+): Promise<{ event: ServerEventName; payload: Record<string, unknown> }> {
+  const result = new Promise<{ event: ServerEventName; payload: Record<string, unknown> }>((resolve, reject) => {
+    const handlers = new Map<ServerEventName, (p: Record<string, unknown>) => void>();
+    const cleanup = () => {
+      clearTimeout(timer);
+      for (const [e, h] of handlers) socket.off(e, h);
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`no ${answers.join('/')} after ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    for (const answer of answers) {
+      const handler = (p: Record<string, unknown>) => {
+        cleanup();
+        resolve({ event: answer, payload: p });
+      };
+      handlers.set(answer, handler);
+      socket.on(answer, handler);
+    }
+  });
+  socket.emit(event, payload);
+  return result;
+}
+
+/** Records every event a socket receives (to assert what did and did not arrive). */
+export function recorder(socket: Client) {
+  const seen: Array<{ event: string; payload: unknown }> = [];
+  socket.onAny((event: string, payload: unknown) => seen.push({ event, payload }));
+  return seen;
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+// ---- streamers on chain ------------------------------------------------------------------------------
+
+export interface TestStreamer {
+  keypair: Keypair;
+  wallet: string;
+  username: string;
+  activation: string;
+  activatedAt: Date;
+}
+
+async function send(chain: TestChain, signer: Keypair, instructions: TransactionInstruction[]): Promise<string> {
+  return sendAndConfirmTransaction(chain.local.connection, new Transaction().add(...instructions), [signer], {
+    commitment: 'confirmed',
+  });
+}
+
+/** A funded wallet with `tier` active on chain (reported to the server by activate-tier when `socket`). */
+export async function activatedWallet(chain: TestChain, tier = 'Tier 1', keypair = Keypair.generate()) {
+  await fundWallet(chain.local.connection, chain.local.info, keypair.publicKey, { sol: 2, strm: 20_000 });
+  const program = miningProgram(chain.local.connection);
+  const signature = await send(chain, keypair, await activateTierInstructions(program, keypair.publicKey, tier));
+  const record = await readStreamer(program, keypair.publicKey);
+  return { keypair, signature, activatedAt: new Date((record?.activatedAt ?? 0) * 1000) };
+}
+
+export async function deactivate(chain: TestChain, keypair: Keypair): Promise<string> {
+  const program = miningProgram(chain.local.connection);
+  return send(chain, keypair, [await deactivateTierInstruction(program, keypair.publicKey)]);
+}
+
+/** The spec's empty self-transfer that proves a collect request. */
+export async function selfTransfer(chain: TestChain, keypair: Keypair): Promise<string> {
+  return send(chain, keypair, [
+    SystemProgram.transfer({ fromPubkey: keypair.publicKey, toPubkey: keypair.publicKey, lamports: 0 }),
+  ]);
+}
+
+export async function tokenUnits(chain: TestChain, owner: PublicKey): Promise<bigint> {
+  const ata = getAssociatedTokenAddressSync(new (await import('@solana/web3.js')).PublicKey(chain.local.info.mint), owner);
+  const info = await chain.local.connection.getTokenAccountBalance(ata, 'confirmed').catch(() => null);
+  return BigInt(info?.value.amount ?? '0');
+}
+
+/** A verified demo account (what the verification flow of the platforms issue records). */
+export async function verifiedDemoAccount(server: EngineServer, wallet: string, username: string, timezone = 'UTC') {
+  await server.prisma.streamer.upsert({ where: { wallet }, create: { wallet, timezone }, update: { timezone } });
+  await server.prisma.platformAccount.create({
+    data: { wallet, platform: 'demo', username, isVerified: true, verifiedAt: new Date() },
+  });
+}
+
+/** Activated on chain, reported with activate-tier, a verified demo account, live on the demo platform. */
+export async function readyStreamer(
+  chain: TestChain,
+  server: EngineServer,
+  opts: { tier?: string; timezone?: string } = {},
+): Promise<TestStreamer & { socket: Client }> {
+  const { keypair, signature, activatedAt } = await activatedWallet(chain, opts.tier);
+  const wallet = keypair.publicKey.toBase58();
+  const username = `demo_${wallet.slice(0, 8).toLowerCase()}`;
+  await verifiedDemoAccount(server, wallet, username, opts.timezone);
+  const socket = await connect(server, wallet);
+  const answer = await request(socket, 'activate-tier', { signature, tier: opts.tier ?? 'Tier 1' }, [
+    'tier-activated',
+    'tier-error',
+  ]);
+  if (answer.event !== 'tier-activated') throw new Error(`activation refused: ${JSON.stringify(answer.payload)}`);
+  server.demo.setLive(username, true, 12);
+  return { keypair, wallet, username, activation: signature, activatedAt, socket };
+}
+
+export async function startStream(s: TestStreamer & { socket: Client }, tier = 'Tier 1') {
+  return request(
+    s.socket,
+    'start-stream',
+    { platform: 'demo', wallet: s.wallet, username: s.username, tier },
+    ['stream-started', 'room-error', 'error', 'dailyLimitReached'],
+  );
+}
