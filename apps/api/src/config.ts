@@ -65,6 +65,7 @@ const envSchema = z.object({
   MINING_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1000).default(MINING_CHECKPOINT_INTERVAL_MS),
   MINING_TICK_MS: z.coerce.number().int().min(5).max(1000).default(25),
   TIERS_REFRESH_MS: z.coerce.number().int().min(100).default(5000),
+  CLAIMS_RECONCILE_MS: z.coerce.number().int().min(100).default(10_000),
   SOCKET_GRACE_PERIOD_MS: z.coerce.number().int().min(0).default(SOCKET_GRACE_PERIOD_MS),
   ENGAGEMENT_MAX_BOOST_PERCENT: z.coerce.number().int().min(0).max(100).default(0),
   ENGAGEMENT_VIEWERS_PER_PERCENT: z.coerce.number().int().positive().default(10),
@@ -117,6 +118,7 @@ function finalise(env: z.infer<typeof envSchema>) {
       checkpointIntervalMs: env.MINING_CHECKPOINT_INTERVAL_MS,
       tickMs: env.MINING_TICK_MS,
       tiersRefreshMs: env.TIERS_REFRESH_MS,
+      claimsReconcileMs: env.CLAIMS_RECONCILE_MS,
       gracePeriodMs: env.SOCKET_GRACE_PERIOD_MS,
       engagement: {
         maxBoostPercent: env.ENGAGEMENT_MAX_BOOST_PERCENT,

@@ -121,7 +121,7 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
         .catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
       reconcileTimer = setInterval(() => {
         void claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
-      }, 10_000);
+      }, config.mining.claimsReconcileMs);
       reconcileTimer.unref();
     },
     async onMaintenance(on) {

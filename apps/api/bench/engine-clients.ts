@@ -1,0 +1,72 @@
+// The benchmark's client process: one socket.io-client per streamer (websocket only, as the web app),
+// each starting a stream and timing its mining-updates against when they are due.
+import { io } from 'socket.io-client';
+
+interface Job {
+  port: number;
+  streamers: Array<{ wallet: string; token: string; username: string }>;
+  intervalMs: number;
+}
+
+const send = (message: unknown) => process.send?.(message);
+let measuring = false;
+const lateness: number[] = [];
+let updates = 0;
+let connected = 0;
+let started = 0;
+let errors = 0;
+
+process.on('message', async (m: { type: string; job?: Job }) => {
+  if (m.type === 'measure') {
+    lateness.length = 0;
+    updates = 0;
+    measuring = true;
+  }
+  if (m.type === 'report') {
+    measuring = false;
+    send({ type: 'report', lateness, updates, connected, started, errors });
+  }
+  if (m.type === 'run' && m.job) await run(m.job);
+});
+
+async function run({ port, streamers, intervalMs }: Job) {
+  const batch = 100;
+  for (let i = 0; i < streamers.length; i += batch) {
+    await Promise.all(
+      streamers.slice(i, i + batch).map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            const socket = io(`http://127.0.0.1:${port}`, {
+              transports: ['websocket'],
+              auth: { wallet: s.wallet, authToken: s.token },
+              reconnection: false,
+            });
+            let startedAt = 0;
+            socket.once('connect', () => {
+              connected++;
+              socket.emit('start-stream', { platform: 'demo', wallet: s.wallet, username: s.username, tier: 'Tier 9' });
+            });
+            socket.once('stream-started', () => {
+              started++;
+              startedAt = Date.now();
+              resolve();
+            });
+            socket.on('mining-update', (u: { duration: number }) => {
+              if (!measuring) return;
+              updates++;
+              // Due at start + k × interval; duration is k × interval in whole seconds.
+              const due = startedAt + Math.round((u.duration * 1000) / intervalMs) * intervalMs;
+              lateness.push(Date.now() - due);
+            });
+            for (const e of ['error', 'room-error', 'connect_error', 'dailyLimitReached']) {
+              socket.once(e, () => {
+                errors++;
+                resolve();
+              });
+            }
+          }),
+      ),
+    );
+  }
+  send({ type: 'connected' });
+}

@@ -1,0 +1,126 @@
+// Benchmark: N simulated live streamers on one server process. Prints connections held, mining-update
+// lateness p50/p99, server CPU and RSS, database writes per session-minute, next to a bare Socket.IO server
+// sending the same messages on the same machine (the ratio is the figure).
+//   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2)
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { percentile } from './support.ts';
+
+const count = Number(process.env.BENCH_STREAMERS ?? 10_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 60);
+const clientProcesses = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
+const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
+const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
+
+type Message = Record<string, unknown> & { type: string };
+const nextMessage = (child: ChildProcess, type: string) =>
+  new Promise<Message>((resolve) => {
+    const on = (m: Message) => {
+      if (m.type === type) {
+        child.off('message', on);
+        resolve(m);
+      }
+    };
+    child.on('message', on);
+  });
+
+const tsx = { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as const };
+
+async function scenario(bare: boolean) {
+  const server = fork(here('./engine-server.ts'), [], {
+    ...tsx,
+    env: { ...process.env, BENCH_BARE: bare ? '1' : '0', BENCH_STREAMERS: String(count) },
+  });
+  const ready = (await nextMessage(server, 'ready')) as Message & {
+    port: number;
+    wallets: Array<{ wallet: string; token: string; username: string }>;
+  };
+  const clients = Array.from({ length: clientProcesses }, () =>
+    fork(here('./engine-clients.ts'), [], { ...tsx, env: process.env }),
+  );
+  const rampStart = Date.now();
+  await Promise.all(
+    clients.map((c, i) => {
+      const done = nextMessage(c, 'connected');
+      c.send({
+        type: 'run',
+        job: { port: ready.port, intervalMs, streamers: ready.wallets.filter((_w, j) => j % clientProcesses === i) },
+      });
+      return done;
+    }),
+  );
+  const rampSeconds = (Date.now() - rampStart) / 1000;
+  // One update period to settle, then measure.
+  await new Promise((r) => setTimeout(r, intervalMs));
+  const statsBefore = await ask(server, 'stats');
+  for (const c of clients) c.send({ type: 'measure' });
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const statsAfter = await ask(server, 'stats');
+  const elapsed = (Date.now() - t0) / 1000;
+  const reports = await Promise.all(clients.map((c) => ask(c, 'report')));
+  server.send({ type: 'stop' });
+  for (const c of clients) c.kill();
+  await new Promise((r) => server.once('exit', r));
+
+  const lateness = reports.flatMap((r) => r.lateness as number[]).sort((a, b) => a - b);
+  const cpuBefore = statsBefore.cpu as { user: number; system: number };
+  const cpuAfter = statsAfter.cpu as { user: number; system: number };
+  const cpuSeconds = (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1e6;
+  const sum = (k: string) => reports.reduce((n, r) => n + (r[k] as number), 0);
+  const writesBefore = statsBefore.writes as Record<string, number> | undefined;
+  const writesAfter = statsAfter.writes as Record<string, number> | undefined;
+  const live = (statsAfter.live as number | undefined) ?? sum('started');
+  return {
+    connected: sum('connected'),
+    started: sum('started'),
+    errors: sum('errors'),
+    rampSeconds,
+    updates: sum('updates'),
+    expectedUpdates: Math.floor((sum('started') * elapsed * 1000) / intervalMs),
+    p50: percentile(lateness, 50),
+    p99: percentile(lateness, 99),
+    max: lateness.at(-1) ?? Number.NaN,
+    cpuPercent: (cpuSeconds / elapsed) * 100,
+    rssMb: (statsAfter.rss as number) / 2 ** 20,
+    writesPerSessionMinute:
+      writesBefore && writesAfter
+        ? (writesAfter.checkpointRows! - writesBefore.checkpointRows!) / (live * (elapsed / 60))
+        : Number.NaN,
+    statementsPerMinute:
+      writesBefore && writesAfter
+        ? (writesAfter.checkpointStatements! - writesBefore.checkpointStatements!) / (elapsed / 60)
+        : Number.NaN,
+  };
+}
+
+async function ask(child: ChildProcess, type: string) {
+  const answer = nextMessage(child, type);
+  child.send({ type });
+  return answer;
+}
+
+console.log(`engine benchmark: ${count} streamers, ${seconds} s measured, updates every ${intervalMs} ms`);
+const engine = await scenario(false);
+const bareRun = await scenario(true);
+const row = (label: string, a: string, b: string) => console.log(`  ${label.padEnd(34)}${a.padStart(14)}${b.padStart(14)}`);
+const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+row('', 'engine', 'bare Socket.IO');
+row('connections held / streams started', `${engine.connected}/${engine.started}`, `${bareRun.connected}/${bareRun.started}`);
+row('refused or failed', f(engine.errors), f(bareRun.errors));
+row('ramp-up (s)', f(engine.rampSeconds, 1), f(bareRun.rampSeconds, 1));
+row('mining-updates received / due', `${engine.updates}/${engine.expectedUpdates}`, `${bareRun.updates}/${bareRun.expectedUpdates}`);
+row('lateness p50 (ms)', f(engine.p50), f(bareRun.p50));
+row('lateness p99 (ms)', f(engine.p99), f(bareRun.p99));
+row('lateness max (ms)', f(engine.max), f(bareRun.max));
+row('server CPU (% of one core)', f(engine.cpuPercent), f(bareRun.cpuPercent));
+row('server RSS (MB)', f(engine.rssMb), f(bareRun.rssMb));
+row('DB checkpoint rows / session-minute', f(engine.writesPerSessionMinute, 2), '-');
+row('DB checkpoint statements / minute', f(engine.statementsPerMinute, 1), '-');
+console.log(
+  `  ratios engine/bare: p99 lateness ${f(engine.p99 / Math.max(1, bareRun.p99), 2)}×, CPU ${f(engine.cpuPercent / bareRun.cpuPercent, 2)}×, RSS ${f(engine.rssMb / bareRun.rssMb, 2)}×`,
+);
+console.log(
+  `  targets: 10,000 live streamers, p99 < 100 ms, RSS < 1024 MB: ${engine.started >= 10_000 && engine.p99 < 100 && engine.rssMb < 1024 ? 'met' : 'not met'}`,
+);
+process.exit(0);

@@ -1,0 +1,144 @@
+// The crash test: SIGKILL the real API process with sessions live and claims in `sent`, restart it, and
+// check what was credited and that each claim is paid exactly once (balances on chain).
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { readKeypair } from '@strm/local-chain';
+import { freePort } from '@strm/testing';
+import { io } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createPrisma, type PrismaClient } from '../src/db/index.ts';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
+import { signPayout } from '../src/services/rewards/treasury.ts';
+import { activatedWallet, startTestChain, type TestChain, tokenUnits, waitFor } from './engine-harness.ts';
+import { type RunningApi, startApiProcess } from './process.ts';
+import { createTestDatabase } from './support.ts';
+
+const JWT_SECRET = 'crash-test-secret-crash-test-secret-xx';
+let chain: TestChain;
+let db: { url: string; drop(): Promise<void> };
+let prisma: PrismaClient;
+let env: Record<string, string>;
+let api: RunningApi | undefined;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  db = await createTestDatabase();
+  prisma = createPrisma(db.url);
+  env = {
+    PORT: String(await freePort()),
+    DATABASE_URL: db.url,
+    SOLANA_RPC_URL: chain.local.rpcUrl,
+    SOLANA_WS_URL: chain.local.wsUrl,
+    TREASURY_KEYPAIR_PATH: chain.local.info.keypairs.treasuryOwner,
+    JWT_SECRET,
+    DEMO_PLATFORM: 'on',
+    MINING_CHECKPOINT_INTERVAL_MS: '1000',
+    CLAIMS_RECONCILE_MS: '500',
+  };
+}, 180_000);
+afterAll(async () => {
+  await api?.stop();
+  await prisma?.$disconnect();
+  await db?.drop();
+  await chain?.stop();
+});
+
+const config = () => loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATABASE_URL: 'postgres://x/y' });
+const tokenFor = (wallet: string) => issueAuthToken(config(), wallet, systemClock);
+
+async function call(url: string, wallet: string, method: string, path: string, body: unknown) {
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokenFor(wallet)}` },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function liveStreamer(url: string) {
+  const { keypair } = await activatedWallet(chain);
+  const wallet = keypair.publicKey.toBase58();
+  const username = `crash_${wallet.slice(0, 6).toLowerCase()}`;
+  await call(url, wallet, 'POST', '/dev/demo/account', { username });
+  await call(url, wallet, 'PUT', '/dev/demo/live', { live: true });
+  const socket = io(url, { transports: ['websocket'], auth: { wallet, authToken: tokenFor(wallet) }, reconnection: false });
+  const started = await new Promise<{ miningRate: number }>((resolve, reject) => {
+    socket.once('connect', () => socket.emit('start-stream', { platform: 'demo', wallet, username, tier: 'Tier 1' }));
+    socket.once('stream-started', resolve);
+    for (const e of ['error', 'room-error', 'connect_error']) socket.once(e, (p) => reject(new Error(JSON.stringify(p))));
+  });
+  return { wallet, socket, started };
+}
+
+/** A claim in `sent`: pending moved into it and the signed payout stored, as the server does before sending. */
+async function sentClaim(alsoSend: boolean) {
+  const owner = Keypair.generate();
+  const wallet = owner.publicKey.toBase58();
+  const amount = 1_500_000n;
+  const treasury = {
+    owner: readKeypair(chain.local.info.keypairs.treasuryOwner),
+    mint: new PublicKey(chain.local.info.mint),
+    tokenAccount: new PublicKey(chain.local.info.treasuryTokenAccount),
+    decimals: 6,
+  };
+  const payout = await signPayout(chain.local.connection, treasury, wallet, amount);
+  await prisma.streamer.create({ data: { wallet } });
+  await prisma.rewardClaim.create({
+    data: {
+      wallet,
+      requestSignature: payout.signature.split('').reverse().join(''),
+      amountUnits: amount,
+      status: 'sent',
+      payoutSignature: payout.signature,
+      payoutTransaction: payout.transaction,
+      lastValidBlockHeight: payout.lastValidBlockHeight,
+      sentAt: new Date(),
+    },
+  });
+  if (alsoSend) await chain.local.connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'));
+  return { owner, wallet, amount, signature: payout.signature };
+}
+
+describe('a crash', () => {
+  it('loses at most one checkpoint interval of live sessions and pays claims in `sent` exactly once', async () => {
+    api = await startApiProcess(env);
+    const streamers = [await liveStreamer(api.url), await liveStreamer(api.url)];
+    const claims = [await sentClaim(false), await sentClaim(true)];
+    // Let three checkpoints (1 s apart) pass, then kill without any chance to clean up.
+    await new Promise((r) => setTimeout(r, 3500));
+    const killedAt = Date.now();
+    api.child.kill('SIGKILL');
+    await new Promise((r) => api!.child.once('exit', r));
+    for (const s of streamers) s.socket.close();
+    const open = await prisma.miningSession.findMany({ where: { endedAt: null } });
+    expect(open).toHaveLength(2);
+
+    api = await startApiProcess(env);
+    for (const s of streamers) {
+      const session = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
+      expect(session.endReason).toBe('server-restart');
+      expect(session.endedAt!.getTime()).toBe(session.accruedUntil.getTime());
+      // At most one checkpoint interval (plus a tick) is lost.
+      expect(killedAt - session.endedAt!.getTime()).toBeLessThan(1000 + 200);
+      const seconds = (session.endedAt!.getTime() - session.startedAt.getTime()) / 1000;
+      expect(seconds).toBeGreaterThan(2.5);
+      const streamer = await prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
+      expect(streamer.pendingRewardUnits).toBe(session.minedUnits);
+      expect(session.minedUnits).toBe((250_000n * BigInt(Math.round(seconds * 1000))) / 3_600_000n);
+    }
+    for (const claim of claims) {
+      await waitFor(async () => {
+        const row = await prisma.rewardClaim.findFirstOrThrow({ where: { wallet: claim.wallet } });
+        return row.status === 'confirmed' ? row : undefined;
+      }, 30_000);
+      expect(await tokenUnits(chain, claim.owner.publicKey)).toBe(claim.amount);
+      const streamer = await prisma.streamer.findUniqueOrThrow({ where: { wallet: claim.wallet } });
+      expect(streamer.pendingRewardUnits).toBe(0n);
+    }
+    // A later reconciliation changes nothing: still paid once.
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const claim of claims) expect(await tokenUnits(chain, claim.owner.publicKey)).toBe(claim.amount);
+  }, 240_000);
+});
