@@ -44,7 +44,12 @@ async function run({ port, streamers, intervalMs }: Job) {
             let startedAt = 0;
             socket.once('connect', () => {
               connected++;
-              socket.emit('start-stream', { platform: 'demo', wallet: s.wallet, username: s.username, tier: 'Tier 9' });
+              socket.emit('start-stream', {
+                platform: 'demo',
+                wallet: s.wallet,
+                username: s.username,
+                tier: 'Tier 9',
+              });
             });
             socket.once('stream-started', () => {
               started++;

@@ -24,7 +24,10 @@ const nextMessage = (child: ChildProcess, type: string) =>
     child.on('message', on);
   });
 
-const tsx = { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as const };
+const tsx = {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as Array<'ignore' | 'inherit' | 'ipc'>,
+};
 
 async function scenario(bare: boolean) {
   const server = fork(here('./engine-server.ts'), [], {
@@ -44,7 +47,11 @@ async function scenario(bare: boolean) {
       const done = nextMessage(c, 'connected');
       c.send({
         type: 'run',
-        job: { port: ready.port, intervalMs, streamers: ready.wallets.filter((_w, j) => j % clientProcesses === i) },
+        job: {
+          port: ready.port,
+          intervalMs,
+          streamers: ready.wallets.filter((_w, j) => j % clientProcesses === i),
+        },
       });
       return done;
     }),
@@ -103,13 +110,22 @@ async function ask(child: ChildProcess, type: string) {
 console.log(`engine benchmark: ${count} streamers, ${seconds} s measured, updates every ${intervalMs} ms`);
 const engine = await scenario(false);
 const bareRun = await scenario(true);
-const row = (label: string, a: string, b: string) => console.log(`  ${label.padEnd(34)}${a.padStart(14)}${b.padStart(14)}`);
+const row = (label: string, a: string, b: string) =>
+  console.log(`  ${label.padEnd(34)}${a.padStart(14)}${b.padStart(14)}`);
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 row('', 'engine', 'bare Socket.IO');
-row('connections held / streams started', `${engine.connected}/${engine.started}`, `${bareRun.connected}/${bareRun.started}`);
+row(
+  'connections held / streams started',
+  `${engine.connected}/${engine.started}`,
+  `${bareRun.connected}/${bareRun.started}`,
+);
 row('refused or failed', f(engine.errors), f(bareRun.errors));
 row('ramp-up (s)', f(engine.rampSeconds, 1), f(bareRun.rampSeconds, 1));
-row('mining-updates received / due', `${engine.updates}/${engine.expectedUpdates}`, `${bareRun.updates}/${bareRun.expectedUpdates}`);
+row(
+  'mining-updates received / due',
+  `${engine.updates}/${engine.expectedUpdates}`,
+  `${bareRun.updates}/${bareRun.expectedUpdates}`,
+);
 row('lateness p50 (ms)', f(engine.p50), f(bareRun.p50));
 row('lateness p99 (ms)', f(engine.p99), f(bareRun.p99));
 row('lateness max (ms)', f(engine.max), f(bareRun.max));

@@ -63,11 +63,18 @@ async function liveStreamer(url: string) {
   const username = `crash_${wallet.slice(0, 6).toLowerCase()}`;
   await call(url, wallet, 'POST', '/dev/demo/account', { username });
   await call(url, wallet, 'PUT', '/dev/demo/live', { live: true });
-  const socket = io(url, { transports: ['websocket'], auth: { wallet, authToken: tokenFor(wallet) }, reconnection: false });
+  const socket = io(url, {
+    transports: ['websocket'],
+    auth: { wallet, authToken: tokenFor(wallet) },
+    reconnection: false,
+  });
   const started = await new Promise<{ miningRate: number }>((resolve, reject) => {
-    socket.once('connect', () => socket.emit('start-stream', { platform: 'demo', wallet, username, tier: 'Tier 1' }));
+    socket.once('connect', () =>
+      socket.emit('start-stream', { platform: 'demo', wallet, username, tier: 'Tier 1' }),
+    );
     socket.once('stream-started', resolve);
-    for (const e of ['error', 'room-error', 'connect_error']) socket.once(e, (p) => reject(new Error(JSON.stringify(p))));
+    for (const e of ['error', 'room-error', 'connect_error'])
+      socket.once(e, (p) => reject(new Error(JSON.stringify(p))));
   });
   return { wallet, socket, started };
 }

@@ -1,5 +1,6 @@
 // A real API server (Express + Socket.IO on a free port) over a fresh PostgreSQL database and the local
 // chain, with a fake clock and the demo platform the tests toggle; socket.io-client as the browser would.
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import {
   Transaction,
   type TransactionInstruction,
 } from '@solana/web3.js';
-import { fundWallet, type LocalChain, startLocalChain } from '@strm/local-chain';
+import { binaryPath, fundWallet, type LocalChain, startLocalChain } from '@strm/local-chain';
 import {
   activateTierInstructions,
   deactivateTierInstruction,
@@ -24,11 +25,13 @@ import { freePortPair } from '@strm/testing';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { type App, createApp } from '../src/app.ts';
 import { createChain } from '../src/chain.ts';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { watchMaintenance } from '../src/socket/maintenance.ts';
 import { createTestDatabase, fakeClock } from './support.ts';
 
 export type FakeClock = ReturnType<typeof fakeClock>;
@@ -41,7 +44,9 @@ export interface TestChain {
 export async function startTestChain(): Promise<TestChain> {
   const dataDir = await mkdtemp(join(tmpdir(), 'strm-api-engine-'));
   await chmod(dataDir, 0o755);
-  const local = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true });
+  // Another worktree's cargo may hold the shared target's lock: only build when there is no binary yet.
+  const build = !existsSync(binaryPath());
+  const local = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true, build });
   return {
     local,
     async stop() {
@@ -58,6 +63,7 @@ export interface EngineServer {
   clock: FakeClock;
   demo: DemoPlatform;
   databaseUrl: string;
+  config: Config;
   /** Closes the server and its engine (the database stays until `drop`). */
   close(): Promise<void>;
   drop(): Promise<void>;
@@ -80,6 +86,7 @@ export async function startEngineServer(
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
     JWT_SECRET: 'engine-tests-secret-engine-tests-secret',
+    DEMO_PLATFORM: 'on',
     ...TEST_ENGINE_ENV,
     ...opts.env,
   });
@@ -96,11 +103,10 @@ export async function startEngineServer(
     localChain: chain.local.info,
     demoPlatform: demo,
   });
-  app.io.use((socket, next) => {
-    (socket.data as { wallet: string }).wallet = (socket.handshake.auth as { wallet: string }).wallet;
-    next();
-  });
   await app.mining.start();
+  const maintenance = await watchMaintenance(db.url, app.io, createLogger('silent'), (status) =>
+    app.mining.onMaintenance(status.is_maintenance),
+  );
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const { port } = app.server.address() as { port: number };
   return {
@@ -110,7 +116,9 @@ export async function startEngineServer(
     clock,
     demo,
     databaseUrl: db.url,
+    config,
     async close() {
+      await maintenance.stop();
       app.io.close();
       await new Promise((r) => app.server.close(r));
       await app.mining.stop();
@@ -127,7 +135,7 @@ export type Client = Socket;
 export async function connect(server: EngineServer, wallet: string): Promise<Client> {
   const socket = connectSocket(server.url, {
     transports: ['websocket'],
-    auth: { wallet },
+    auth: { wallet, authToken: issueAuthToken(server.config, wallet, server.clock) },
     reconnection: false,
     forceNew: true,
   });
@@ -139,7 +147,11 @@ export async function connect(server: EngineServer, wallet: string): Promise<Cli
 }
 
 /** The next `event` on the socket (rejects after `timeoutMs`). */
-export function next<T = Record<string, unknown>>(socket: Client, event: ServerEventName, timeoutMs = 10_000): Promise<T> {
+export function next<T = Record<string, unknown>>(
+  socket: Client,
+  event: ServerEventName,
+  timeoutMs = 10_000,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.off(event, onEvent);
@@ -161,25 +173,27 @@ export async function request(
   answers: ServerEventName[],
   timeoutMs = 15_000,
 ): Promise<{ event: ServerEventName; payload: Record<string, unknown> }> {
-  const result = new Promise<{ event: ServerEventName; payload: Record<string, unknown> }>((resolve, reject) => {
-    const handlers = new Map<ServerEventName, (p: Record<string, unknown>) => void>();
-    const cleanup = () => {
-      clearTimeout(timer);
-      for (const [e, h] of handlers) socket.off(e, h);
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`no ${answers.join('/')} after ${event} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    for (const answer of answers) {
-      const handler = (p: Record<string, unknown>) => {
-        cleanup();
-        resolve({ event: answer, payload: p });
+  const result = new Promise<{ event: ServerEventName; payload: Record<string, unknown> }>(
+    (resolve, reject) => {
+      const handlers = new Map<ServerEventName, (p: Record<string, unknown>) => void>();
+      const cleanup = () => {
+        clearTimeout(timer);
+        for (const [e, h] of handlers) socket.off(e, h);
       };
-      handlers.set(answer, handler);
-      socket.on(answer, handler);
-    }
-  });
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no ${answers.join('/')} after ${event} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      for (const answer of answers) {
+        const handler = (p: Record<string, unknown>) => {
+          cleanup();
+          resolve({ event: answer, payload: p });
+        };
+        handlers.set(answer, handler);
+        socket.on(answer, handler);
+      }
+    },
+  );
   socket.emit(event, payload);
   return result;
 }
@@ -191,7 +205,10 @@ export function recorder(socket: Client) {
   return seen;
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -211,7 +228,11 @@ export interface TestStreamer {
   activatedAt: Date;
 }
 
-async function send(chain: TestChain, signer: Keypair, instructions: TransactionInstruction[]): Promise<string> {
+async function send(
+  chain: TestChain,
+  signer: Keypair,
+  instructions: TransactionInstruction[],
+): Promise<string> {
   return sendAndConfirmTransaction(chain.local.connection, new Transaction().add(...instructions), [signer], {
     commitment: 'confirmed',
   });
@@ -221,7 +242,11 @@ async function send(chain: TestChain, signer: Keypair, instructions: Transaction
 export async function activatedWallet(chain: TestChain, tier = 'Tier 1', keypair = Keypair.generate()) {
   await fundWallet(chain.local.connection, chain.local.info, keypair.publicKey, { sol: 2, strm: 20_000 });
   const program = miningProgram(chain.local.connection);
-  const signature = await send(chain, keypair, await activateTierInstructions(program, keypair.publicKey, tier));
+  const signature = await send(
+    chain,
+    keypair,
+    await activateTierInstructions(program, keypair.publicKey, tier),
+  );
   const record = await readStreamer(program, keypair.publicKey);
   return { keypair, signature, activatedAt: new Date((record?.activatedAt ?? 0) * 1000) };
 }
@@ -231,22 +256,37 @@ export async function deactivate(chain: TestChain, keypair: Keypair): Promise<st
   return send(chain, keypair, [await deactivateTierInstruction(program, keypair.publicKey)]);
 }
 
-/** The spec's empty self-transfer that proves a collect request. */
-export async function selfTransfer(chain: TestChain, keypair: Keypair): Promise<string> {
+/**
+ * The spec's empty self-transfer that proves a collect request. Identical transactions share a signature,
+ * so concurrent ones differ by `lamports` (still a transfer to itself).
+ */
+export async function selfTransfer(chain: TestChain, keypair: Keypair, lamports = 0): Promise<string> {
   return send(chain, keypair, [
-    SystemProgram.transfer({ fromPubkey: keypair.publicKey, toPubkey: keypair.publicKey, lamports: 0 }),
+    SystemProgram.transfer({ fromPubkey: keypair.publicKey, toPubkey: keypair.publicKey, lamports }),
   ]);
 }
 
 export async function tokenUnits(chain: TestChain, owner: PublicKey): Promise<bigint> {
-  const ata = getAssociatedTokenAddressSync(new (await import('@solana/web3.js')).PublicKey(chain.local.info.mint), owner);
+  const ata = getAssociatedTokenAddressSync(
+    new (await import('@solana/web3.js')).PublicKey(chain.local.info.mint),
+    owner,
+  );
   const info = await chain.local.connection.getTokenAccountBalance(ata, 'confirmed').catch(() => null);
   return BigInt(info?.value.amount ?? '0');
 }
 
 /** A verified demo account (what the verification flow of the platforms issue records). */
-export async function verifiedDemoAccount(server: EngineServer, wallet: string, username: string, timezone = 'UTC') {
-  await server.prisma.streamer.upsert({ where: { wallet }, create: { wallet, timezone }, update: { timezone } });
+export async function verifiedDemoAccount(
+  server: EngineServer,
+  wallet: string,
+  username: string,
+  timezone = 'UTC',
+) {
+  await server.prisma.streamer.upsert({
+    where: { wallet },
+    create: { wallet, timezone },
+    update: { timezone },
+  });
   await server.prisma.platformAccount.create({
     data: { wallet, platform: 'demo', username, isVerified: true, verifiedAt: new Date() },
   });
@@ -267,7 +307,8 @@ export async function readyStreamer(
     'tier-activated',
     'tier-error',
   ]);
-  if (answer.event !== 'tier-activated') throw new Error(`activation refused: ${JSON.stringify(answer.payload)}`);
+  if (answer.event !== 'tier-activated')
+    throw new Error(`activation refused: ${JSON.stringify(answer.payload)}`);
   server.demo.setLive(username, true, 12);
   return { keypair, wallet, username, activation: signature, activatedAt, socket };
 }

@@ -49,7 +49,13 @@ async function streamerWithPending() {
 }
 
 const collect = (s: Awaited<ReturnType<typeof streamerWithPending>>, signature: string, socket = s.socket) =>
-  request(socket, 'collect-rewards', { signature, wallet: s.wallet }, ['rewards-collected', 'rewards-error', 'error'], 60_000);
+  request(
+    socket,
+    'collect-rewards',
+    { signature, wallet: s.wallet },
+    ['rewards-collected', 'rewards-error', 'error'],
+    60_000,
+  );
 
 describe('collect-rewards', () => {
   it('pays the pending amount from the treasury, once, and zeroes it', async () => {
@@ -70,10 +76,16 @@ describe('collect-rewards', () => {
     const row = await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
     expect(row.pendingRewardUnits).toBe(0n);
     const claim = await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: s.wallet } });
-    expect(claim).toMatchObject({ status: 'confirmed', amountUnits: 250_000n, payoutSignature: answer.payload.signature });
+    expect(claim).toMatchObject({
+      status: 'confirmed',
+      amountUnits: 250_000n,
+      payoutSignature: answer.payload.signature,
+    });
 
     // Nothing left: refused.
-    expect((await collect(s, await selfTransfer(chain, s.keypair))).payload).toEqual({ message: 'No rewards to collect' });
+    expect((await collect(s, await selfTransfer(chain, s.keypair))).payload).toEqual({
+      message: 'No rewards to collect',
+    });
     // The same request signature can never be used again, even with pending rewards.
     await server.prisma.streamer.update({ where: { wallet: s.wallet }, data: { pendingRewardUnits: 1n } });
     expect((await collect(s, claim.requestSignature)).payload).toEqual({
@@ -85,19 +97,24 @@ describe('collect-rewards', () => {
   it('two collects at once pay once', async () => {
     const s = await streamerWithPending();
     const before = await tokenUnits(chain, s.keypair.publicKey);
-    const [a, b] = await Promise.all([selfTransfer(chain, s.keypair), selfTransfer(chain, s.keypair)]);
-    const answers = await Promise.all([collect(s, a), collect(s, b)]);
+    const [a, b] = await Promise.all([selfTransfer(chain, s.keypair, 1), selfTransfer(chain, s.keypair, 2)]);
+    // Two tabs, so each answer is told apart.
+    const tab = await connect(server, s.wallet);
+    const answers = await Promise.all([collect(s, a), collect(s, b, tab)]);
+    tab.close();
     expect(answers.map((x) => x.event).sort()).toEqual(['rewards-collected', 'rewards-error']);
     expect(await tokenUnits(chain, s.keypair.publicKey)).toBe(before + 250_000n);
     s.socket.close();
   });
 
-  it('50 collects in parallel from 5 tabs pay exactly once', async () => {
+  it('50 collects in parallel from 50 tabs pay exactly once', async () => {
     const s = await streamerWithPending();
-    const tabs = await Promise.all(Array.from({ length: 5 }, () => connect(server, s.wallet)));
+    const tabs = await Promise.all(Array.from({ length: 50 }, () => connect(server, s.wallet)));
     const before = await tokenUnits(chain, s.keypair.publicKey);
-    const signatures = await Promise.all(Array.from({ length: 50 }, () => selfTransfer(chain, s.keypair)));
-    const answers = await Promise.all(signatures.map((sig, i) => collect(s, sig, tabs[i % tabs.length])));
+    const signatures = await Promise.all(
+      Array.from({ length: 50 }, (_x, i) => selfTransfer(chain, s.keypair, i + 1)),
+    );
+    const answers = await Promise.all(signatures.map((sig, i) => collect(s, sig, tabs[i])));
     expect(answers.filter((x) => x.event === 'rewards-collected')).toHaveLength(1);
     expect(answers.filter((x) => x.event === 'rewards-error')).toHaveLength(49);
     expect(await tokenUnits(chain, s.keypair.publicKey)).toBe(before + 250_000n);
@@ -147,12 +164,19 @@ describe('collect-rewards', () => {
     const parking = getAssociatedTokenAddressSync(mint, owner.publicKey, false);
     const vault = Keypair.generate();
     const { getOrCreateAssociatedTokenAccount } = await import('@solana/spl-token');
-    const holding = await getOrCreateAssociatedTokenAccount(chain.local.connection, owner, mint, vault.publicKey);
+    const holding = await getOrCreateAssociatedTokenAccount(
+      chain.local.connection,
+      owner,
+      mint,
+      vault.publicKey,
+    );
     const all = await treasuryUnits();
     const move = (from: PublicKey, to: PublicKey, authority: Keypair, amount: bigint) =>
       sendAndConfirmTransaction(
         chain.local.connection,
-        new Transaction().add(createTransferCheckedInstruction(from, mint, to, authority.publicKey, amount, 6)),
+        new Transaction().add(
+          createTransferCheckedInstruction(from, mint, to, authority.publicKey, amount, 6),
+        ),
         [owner, authority],
         { commitment: 'confirmed' },
       );
@@ -162,7 +186,9 @@ describe('collect-rewards', () => {
       const answer = await collect(s, await selfTransfer(chain, s.keypair));
       expect(answer).toEqual({
         event: 'rewards-error',
-        payload: { message: 'Rewards cannot be paid right now; your pending reward is kept. Please try again later.' },
+        payload: {
+          message: 'Rewards cannot be paid right now; your pending reward is kept. Please try again later.',
+        },
       });
       const row = await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
       expect(row.pendingRewardUnits).toBe(250_000n);

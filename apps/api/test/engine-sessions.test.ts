@@ -56,8 +56,15 @@ describe('a live session', () => {
     });
 
     server.clock.advance(H - 5000);
-    const stopped = await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
-    expect(stopped.payload).toEqual({ duration: 3600, amountMined: 0.25, pendingReward: 0.25, reason: 'stopped' });
+    const stopped = await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, [
+      'stream-stopped',
+    ]);
+    expect(stopped.payload).toEqual({
+      duration: 3600,
+      amountMined: 0.25,
+      pendingReward: 0.25,
+      reason: 'stopped',
+    });
     expect(await pending(s.wallet)).toBe(250_000n);
     s.socket.close();
   });
@@ -95,7 +102,10 @@ describe('a live session', () => {
     expect(await stopped).toMatchObject({ duration: 10, amountMined: 0.000694, reason: 'rate-increased' });
 
     // The client's increase-rate after the countdown is answered too.
-    const reply = await request(s.socket, 'increase-rate', { platform: 'demo', wallet: s.wallet }, ['rate-increased', 'error']);
+    const reply = await request(s.socket, 'increase-rate', { platform: 'demo', wallet: s.wallet }, [
+      'rate-increased',
+      'error',
+    ]);
     expect(reply).toMatchObject({ event: 'rate-increased', payload: { status: 'success', miningRate: 0.5 } });
     expect((await startStream(s)).payload.miningRate).toBe(0.5);
     await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
@@ -106,8 +116,14 @@ describe('a live session', () => {
     const s = await readyStreamer(chain, server);
     server.clock.set(new Date(s.activatedAt.getTime() + 3 * DAY));
     await startStream(s);
-    const reply = await request(s.socket, 'increase-rate', { platform: 'demo', wallet: s.wallet }, ['rate-increased', 'error']);
-    expect(reply).toEqual({ event: 'error', payload: { message: 'Your rate cannot increase yet', event: 'increase-rate' } });
+    const reply = await request(s.socket, 'increase-rate', { platform: 'demo', wallet: s.wallet }, [
+      'rate-increased',
+      'error',
+    ]);
+    expect(reply).toEqual({
+      event: 'error',
+      payload: { message: 'Your rate cannot increase yet', event: 'increase-rate' },
+    });
     await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
     s.socket.close();
   });
@@ -133,9 +149,15 @@ describe('the daily cap', () => {
     });
 
     server.clock.set(new Date('2027-02-10T23:00:00Z'));
-    expect(await startStream(s)).toMatchObject({ event: 'dailyLimitReached', payload: { currentDailyDuration: 28_800 } });
+    expect(await startStream(s)).toMatchObject({
+      event: 'dailyLimitReached',
+      payload: { currentDailyDuration: 28_800 },
+    });
     server.clock.set(new Date('2027-02-11T00:00:01Z'));
-    expect(await startStream(s)).toMatchObject({ event: 'stream-started', payload: { currentDailyDuration: 0 } });
+    expect(await startStream(s)).toMatchObject({
+      event: 'stream-started',
+      payload: { currentDailyDuration: 0 },
+    });
     await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
     s.socket.close();
   });
@@ -191,7 +213,10 @@ describe('the chain and the platform end sessions', () => {
     const stopped = next(s.socket, 'stream-stopped');
     server.demo.setLive(s.username, false);
     expect(await stopped).toMatchObject({ duration: 600, reason: 'not-live' });
-    expect(await startStream(s)).toMatchObject({ event: 'room-error', payload: { message: 'Your stream is not live' } });
+    expect(await startStream(s)).toMatchObject({
+      event: 'room-error',
+      payload: { message: 'Your stream is not live' },
+    });
     s.socket.close();
   });
 });
@@ -208,7 +233,9 @@ describe('sockets', () => {
     const update = next<{ duration: number }>(again, 'mining-update');
     server.clock.advance(25_000);
     expect((await update).duration).toBe(45);
-    const stopped = await request(again, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
+    const stopped = await request(again, 'stop-stream', { platform: 'demo', wallet: s.wallet }, [
+      'stream-stopped',
+    ]);
     expect(stopped.payload).toMatchObject({ duration: 45, reason: 'stopped' });
     again.close();
   });
@@ -233,10 +260,18 @@ describe('sockets', () => {
     server.clock.set(new Date(s.activatedAt.getTime() + DAY));
     await startStream(s);
     const tab2 = await connect(server, s.wallet);
-    const refused = await request(tab2, 'start-stream', { platform: 'demo', wallet: s.wallet, username: s.username, tier: 'Tier 1' }, ['stream-started', 'error']);
+    const refused = await request(
+      tab2,
+      'start-stream',
+      { platform: 'demo', wallet: s.wallet, username: s.username, tier: 'Tier 1' },
+      ['stream-started', 'error'],
+    );
     expect(refused).toEqual({
       event: 'error',
-      payload: { message: 'You are already mining in another tab or on another platform', event: 'start-stream' },
+      payload: {
+        message: 'You are already mining in another tab or on another platform',
+        event: 'start-stream',
+      },
     });
     const update = next(tab2, 'mining-update');
     server.clock.advance(5000);
@@ -257,14 +292,22 @@ describe('sockets', () => {
       ['stop-stream', { platform: 'demo', wallet: victim.wallet }],
       ['leave-room', { platform: 'demo', walletId: victim.wallet }],
       ['collect-rewards', { signature: victim.activation, wallet: victim.wallet }],
-      ['start-stream', { platform: 'demo', wallet: victim.wallet, username: victim.username, tier: 'Tier 1' }],
+      [
+        'start-stream',
+        { platform: 'demo', wallet: victim.wallet, username: victim.username, tier: 'Tier 1' },
+      ],
     ] as const) {
       const reply = await request(attacker.socket, event, payload, ['error']);
-      expect(reply.payload).toEqual({ message: 'This event names another wallet than the signed-in one', event });
+      expect(reply.payload).toEqual({
+        message: 'This event names another wallet than the signed-in one',
+        event,
+      });
     }
     expect(server.app.mining.engine.isLive(victim.wallet)).toBe(true);
     expect(seen.filter((e) => e.event === 'stream-stopped')).toEqual([]);
-    await request(victim.socket, 'stop-stream', { platform: 'demo', wallet: victim.wallet }, ['stream-stopped']);
+    await request(victim.socket, 'stop-stream', { platform: 'demo', wallet: victim.wallet }, [
+      'stream-stopped',
+    ]);
     victim.socket.close();
     attacker.socket.close();
   });
@@ -291,7 +334,10 @@ describe('sockets', () => {
       expect((reply.payload.message as string).length).toBeGreaterThan(3);
     }
     // Still serving afterwards.
-    expect((await request(s.socket, 'join-room', { platform: 'demo', walletId: s.wallet }, ['joined-room'])).payload).toEqual({
+    expect(
+      (await request(s.socket, 'join-room', { platform: 'demo', walletId: s.wallet }, ['joined-room']))
+        .payload,
+    ).toEqual({
       platform: 'demo',
       room: `demo:${s.username}`,
     });
@@ -305,14 +351,24 @@ describe('rooms', () => {
     server.clock.set(new Date(s.activatedAt.getTime() + DAY));
     const data = next(s.socket, 'room-data');
     await request(s.socket, 'join-room', { platform: 'demo', walletId: s.wallet }, ['joined-room']);
-    expect(await data).toEqual({ platform: 'demo', room: `demo:${s.username}`, username: s.username, isLive: true, viewers: 12 });
+    expect(await data).toEqual({
+      platform: 'demo',
+      room: `demo:${s.username}`,
+      username: s.username,
+      isLive: true,
+      viewers: 12,
+    });
     await startStream(s);
     server.clock.advance(60_000);
     const stopped = next(s.socket, 'stream-stopped');
-    const left = await request(s.socket, 'leave-room', { platform: 'demo', walletId: s.wallet }, ['left-room']);
+    const left = await request(s.socket, 'leave-room', { platform: 'demo', walletId: s.wallet }, [
+      'left-room',
+    ]);
     expect(left.payload).toEqual({ platform: 'demo' });
     expect(await stopped).toMatchObject({ duration: 60, reason: 'left-room' });
-    const twitch = await request(s.socket, 'join-room', { platform: 'twitch', walletId: s.wallet }, ['room-error']);
+    const twitch = await request(s.socket, 'join-room', { platform: 'twitch', walletId: s.wallet }, [
+      'room-error',
+    ]);
     expect(twitch.payload).toEqual({ message: 'Please verify your Twitch account first' });
     s.socket.close();
   });

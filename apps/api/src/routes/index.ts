@@ -9,6 +9,7 @@ import { adminRouter } from './admin.ts';
 import { authRouter } from './auth.ts';
 import { healthRouter } from './health.ts';
 import { maintenanceRouter } from './maintenance.ts';
+import { miningRouter } from './mining.ts';
 import { registrationsRouter } from './registrations.ts';
 import { streamerRouter } from './streamer.ts';
 
@@ -38,7 +39,8 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
   router.use(authRouter(deps));
   router.use(registrationsRouter(deps));
   router.use(maintenanceRouter(deps));
-  router.use(streamerRouter(deps));
+  router.use(streamerRouter(deps, mining));
+  router.use(miningRouter(deps, mining));
   router.use(adminRouter(deps));
 
   return router;

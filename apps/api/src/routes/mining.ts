@@ -34,13 +34,18 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
 
   router.get('/streamer/mining-stats', requireWallet(deps), async (req, res) => {
     assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
-    res.json(await miningStats({ prisma: deps.prisma, clock: deps.clock, tiers: mining.tiers, engine }, walletOf(req)));
+    res.json(
+      await miningStats(
+        { prisma: deps.prisma, clock: deps.clock, tiers: mining.tiers, engine },
+        walletOf(req),
+      ),
+    );
   });
 
   router.put('/streamer/timezone', requireWallet(deps), async (req, res) => {
     const { timezone } = timezoneRequestSchema.parse(req.body ?? {});
     const result = await changeTimezone(
-      { prisma: deps.prisma, isLive: (w) => engine.isLive(w) },
+      { prisma: deps.prisma, clock: deps.clock, isLive: (w) => engine.isLive(w) },
       walletOf(req),
       timezone,
     ).catch(settingsError);
@@ -50,7 +55,10 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
   router.post('/streamer/pending-reward', requireAdmin(deps), async (req, res) => {
     const input = pendingRewardRequestSchema.parse(req.body ?? {});
     if (engine.isLive(input.wallet)) {
-      throw AppError.conflict('Cannot adjust the pending reward while the streamer is mining', 'streamer_live');
+      throw AppError.conflict(
+        'Cannot adjust the pending reward while the streamer is mining',
+        'streamer_live',
+      );
     }
     res.json({ success: true, ...(await adjustPendingReward(deps, { admin: walletOf(req), ...input })) });
   });
@@ -63,7 +71,12 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
       const name = username.replace(/^@/, '');
       await deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
       const taken = await deps.prisma.platformAccount.findFirst({
-        where: { platform: 'demo', isVerified: true, username: { equals: name, mode: 'insensitive' }, NOT: { wallet } },
+        where: {
+          platform: 'demo',
+          isVerified: true,
+          username: { equals: name, mode: 'insensitive' },
+          NOT: { wallet },
+        },
       });
       if (taken) throw AppError.conflict('This demo username belongs to another wallet', 'username_taken');
       const account = await deps.prisma.platformAccount.upsert({
@@ -80,7 +93,11 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
         where: { wallet_platform: { wallet: walletOf(req), platform: 'demo' } },
       });
       if (!account?.isVerified) throw AppError.notFound('Create your demo account first');
-      res.json({ success: true, username: account.username, ...demo.setLive(account.username, live, viewers) });
+      res.json({
+        success: true,
+        username: account.username,
+        ...demo.setLive(account.username, live, viewers),
+      });
     });
   }
   return router;

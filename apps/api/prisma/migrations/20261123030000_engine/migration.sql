@@ -16,6 +16,9 @@ ALTER TABLE "daily_usage" DROP CONSTRAINT "daily_usage_wallet_fkey";
 ALTER TABLE "mining_sessions" ADD COLUMN     "accrued_until" TIMESTAMP(3) NOT NULL;
 
 -- AlterTable
+ALTER TABLE "streamers" ADD COLUMN     "timezone_set_at" TIMESTAMP(3);
+
+-- AlterTable
 ALTER TABLE "reward_claims" DROP COLUMN "paid_at",
 ADD COLUMN     "last_valid_block_height" BIGINT,
 ADD COLUMN     "payout_transaction" TEXT,

@@ -54,6 +54,8 @@ describe('when the daily cap is reached', () => {
     // Berlin, 29 March 2026: the day starts 23:00 UTC on the 28th and ends 22:00 UTC on the 29th.
     const start = ms('2026-03-29T18:00:00Z');
     expect(dailyCapAt(start, 7 * H, limit, 'Europe/Berlin')).toBe(ms('2026-03-29T19:00:00Z'));
-    expect(dailyCapAt(ms('2026-03-29T21:00:00Z'), 2 * H, limit, 'Europe/Berlin')).toBe(ms('2026-03-30T06:00:00Z'));
+    expect(dailyCapAt(ms('2026-03-29T21:00:00Z'), 2 * H, limit, 'Europe/Berlin')).toBe(
+      ms('2026-03-30T06:00:00Z'),
+    );
   });
 });

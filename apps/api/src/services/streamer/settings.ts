@@ -18,17 +18,20 @@ export class SettingsError extends Error {
  * the live session's day boundaries depend on it.
  */
 export async function changeTimezone(
-  deps: { prisma: PrismaClient; isLive(wallet: string): boolean },
+  deps: { prisma: PrismaClient; clock: Clock; isLive(wallet: string): boolean },
   wallet: string,
   timezone: string,
 ) {
   if (deps.isLive(wallet)) throw new SettingsError(409, SERVER_MESSAGES.timezoneWhileLive);
+  const now = deps.clock.now();
   return deps.prisma.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ timezone: string; changed: number }[]>`
-      SELECT timezone, timezone_changed_times AS changed FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
-    if (!row) {
-      const created = await tx.streamer.create({ data: { wallet, timezone } });
-      return { timezone: created.timezone, timezoneChangedTimes: created.timezoneChangedTimes };
+    await tx.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+    const [row] = await tx.$queryRaw<{ timezone: string; changed: number; setAt: Date | null }[]>`
+      SELECT timezone, timezone_changed_times AS changed, timezone_set_at AS "setAt"
+        FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
+    if (!row?.setAt) {
+      const first = await tx.streamer.update({ where: { wallet }, data: { timezone, timezoneSetAt: now } });
+      return { timezone: first.timezone, timezoneChangedTimes: first.timezoneChangedTimes };
     }
     if (row.timezone === timezone) return { timezone, timezoneChangedTimes: row.changed };
     if (row.changed > TIMEZONE_MAX_CHANGES) throw new SettingsError(409, SERVER_MESSAGES.timezoneLimit);
