@@ -151,6 +151,11 @@ describe('admins', () => {
         isAdmin: true,
         timezone: 'UTC',
         timezoneChangedTimes: 0,
+        activeTier: null,
+        tierActivatedAt: null,
+        miningRate: 0,
+        nextRateIncrease: null,
+        isLive: false,
       },
     });
     // Admins too: only the admin routes act on other wallets.

@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/observability/metrics.ts';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers.ts';
 import { createTestDatabase, fakeClock } from './support.ts';
 
@@ -22,14 +23,25 @@ let prisma: PrismaClient;
 let webDist: string;
 const bigScript = `console.log(${JSON.stringify('mining '.repeat(2000))});\n`;
 
+const JWT_SECRET = 'operations-test-secret-0123456789abcdef';
+const clock = fakeClock();
+/** Sockets pass the sign-in handshake like the web app's. */
+const socketAuth = () => ({ wallet, authToken: issueAuthToken(loadConfig({ JWT_SECRET }), wallet, clock) });
+
 function build(env: Record<string, string> = {}) {
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, WEB_DIST: webDist, ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    WEB_DIST: webDist,
+    JWT_SECRET,
+    ...env,
+  });
   const metrics = createMetrics();
   return createApp({
     config,
     prisma,
     chain: createChain('http://127.0.0.1:9', undefined, metrics),
-    clock: fakeClock(),
+    clock,
     logger: createLogger('silent'),
     metrics,
   });
@@ -162,7 +174,7 @@ describe('GET /metrics', () => {
     const { server, io } = build();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const client = connect(`http://127.0.0.1:${port}`, { transports: ['websocket'] });
+    const client = connect(`http://127.0.0.1:${port}`, { transports: ['websocket'], auth: socketAuth() });
     await new Promise<void>((resolve) => client.once('connect', () => resolve()));
     const res = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(await res.text()).toMatch(/^strm_socket_connections 1$/m);
@@ -211,6 +223,7 @@ describe('graceful shutdown', () => {
     const { port } = server.address() as AddressInfo;
     const client: Socket = connect(`http://127.0.0.1:${port}`, {
       transports: ['websocket'],
+      auth: socketAuth(),
       reconnection: false,
     });
     await new Promise<void>((resolve) => client.once('connect', () => resolve()));
