@@ -7,7 +7,7 @@ import { launchChromium } from '@strm/testing';
 import { build } from 'esbuild';
 import nacl from 'tweetnacl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPhantomTestProvider } from './phantom-test-provider.ts';
+import { installPhantomTestProvider } from '@strm/testing/phantom';
 import { startTestChain } from './support.ts';
 
 let chain: Awaited<ReturnType<typeof startTestChain>>;

@@ -1,12 +1,12 @@
 import { createBrowserRouter } from 'react-router';
 import { CallbackPage } from '../features/callback/CallbackPage.tsx';
-import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { HomeRoute } from './routes/home.tsx';
 
 export function createAppRouter() {
   return createBrowserRouter([
     // Router errors fall back to the app itself.
-    { path: '/', element: <LandingPage />, errorElement: <LandingPage /> },
-    { path: '/callback', element: <CallbackPage />, errorElement: <LandingPage /> },
-    { path: '*', element: <LandingPage /> },
+    { path: '/', element: <HomeRoute />, errorElement: <HomeRoute /> },
+    { path: '/callback', element: <CallbackPage />, errorElement: <HomeRoute /> },
+    { path: '*', element: <HomeRoute /> },
   ]);
 }

@@ -1,7 +1,14 @@
 import { API_BASE_PATH, apiErrorSchema } from '@strm/shared';
 import type { z } from 'zod';
 
+/** The session token (spec §3: kept in local storage as authToken). */
 export const AUTH_TOKEN_KEY = 'authToken';
+
+export const authToken = {
+  get: (): string | null => localStorage.getItem(AUTH_TOKEN_KEY),
+  set: (token: string) => localStorage.setItem(AUTH_TOKEN_KEY, token),
+  clear: () => localStorage.removeItem(AUTH_TOKEN_KEY),
+};
 
 export class ApiRequestError extends Error {
   constructor(
@@ -20,7 +27,7 @@ export async function apiRequest<T extends z.ZodType>(
   init: { method?: string; body?: unknown } = {},
 ): Promise<z.infer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = localStorage.getItem(AUTH_TOKEN_KEY);
+  const token = authToken.get();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${API_BASE_PATH}${path}`, {

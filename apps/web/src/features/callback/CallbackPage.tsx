@@ -28,7 +28,7 @@ export function CallbackPage() {
   }, []);
 
   return (
-    <div className="center">
+    <div className="grid min-h-[60vh] place-items-center">
       <p>Authorizing...</p>
     </div>
   );

@@ -21,7 +21,7 @@ export async function installPhantomTestProvider(page: Page, options: TestWallet
     return Buffer.from(signature).toString('base64');
   });
   await page.addInitScript(
-    ({ publicKey, rpcUrl }) => {
+    ({ publicKey, publicKeyBytes, rpcUrl }) => {
       type Listener = (...args: unknown[]) => void;
       const listeners: Record<string, Listener[]> = {};
       const emit = (event: string, ...args: unknown[]) => {
@@ -29,7 +29,13 @@ export async function installPhantomTestProvider(page: Page, options: TestWallet
       };
       const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
       const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-      const key = { toBase58: () => publicKey, toString: () => publicKey, toJSON: () => publicKey };
+      // Enough of web3.js's PublicKey for dapps and the wallet adapter (which reads toBytes()).
+      const key = {
+        toBase58: () => publicKey,
+        toString: () => publicKey,
+        toJSON: () => publicKey,
+        toBytes: () => Uint8Array.from(publicKeyBytes),
+      };
       const sign = async (message: Uint8Array): Promise<Uint8Array> => {
         const signature = await (
           window as unknown as { __strmTestWalletSign(m: string): Promise<string | null> }
@@ -112,7 +118,11 @@ export async function installPhantomTestProvider(page: Page, options: TestWallet
       };
       Object.assign(window, { phantom: { solana: provider }, solana: provider });
     },
-    { publicKey: keypair.publicKey.toBase58(), rpcUrl: options.rpcUrl },
+    {
+      publicKey: keypair.publicKey.toBase58(),
+      publicKeyBytes: Array.from(keypair.publicKey.toBytes()),
+      rpcUrl: options.rpcUrl,
+    },
   );
   return keypair;
 }

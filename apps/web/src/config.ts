@@ -1,0 +1,7 @@
+// Build-time settings of the web app (Vite env), with defaults.
+
+/** The social and chat community (maintenance page, footer). Override with VITE_COMMUNITY_X / _DISCORD. */
+export const COMMUNITY_LINKS = [
+  { label: 'X (Twitter)', href: import.meta.env.VITE_COMMUNITY_X ?? 'https://x.com/' },
+  { label: 'Discord', href: import.meta.env.VITE_COMMUNITY_DISCORD ?? 'https://discord.com/' },
+] as const;

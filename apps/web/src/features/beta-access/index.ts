@@ -1,0 +1,14 @@
+import { betaAccessResponseSchema } from '@strm/shared';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api.ts';
+
+/** check_beta_access for the signed-in wallet; an error reads as no access (spec §7). */
+export function useBetaAccess(wallet: string | null): { hasAccess: boolean; isPending: boolean } {
+  const query = useQuery({
+    queryKey: ['beta-access', wallet],
+    queryFn: () => apiRequest('/beta-access', betaAccessResponseSchema),
+    enabled: wallet !== null,
+    retry: 1,
+  });
+  return { hasAccess: query.data?.hasAccess ?? false, isPending: query.isPending };
+}

@@ -1,0 +1,46 @@
+import { DASHBOARD_VERSION, shortAddress } from '@strm/shared';
+import type { ReactNode } from 'react';
+import { Badge, Button } from '../../../components/ui/index.ts';
+
+export const DISCONNECT_LABEL = 'Disconnect';
+
+/**
+ * The dashboard's frame: header with logo, version badge, wallet, the admin-only maintenance toggle and
+ * Disconnect. The dashboard's sections render as children.
+ */
+export function DashboardShell({
+  logo,
+  wallet,
+  adminControls,
+  onDisconnect,
+  children,
+}: {
+  logo: ReactNode;
+  wallet: string;
+  adminControls?: ReactNode;
+  onDisconnect(): void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-800 bg-slate-950/80">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <div className="flex items-center gap-3">
+            {logo}
+            <Badge tone="accent">{DASHBOARD_VERSION}</Badge>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="font-mono text-sm text-slate-400" title={wallet}>
+              {shortAddress(wallet)}
+            </span>
+            {adminControls}
+            <Button variant="secondary" size="sm" onClick={onDisconnect}>
+              {DISCONNECT_LABEL}
+            </Button>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { DashboardShell, DISCONNECT_LABEL } from './components/DashboardShell.tsx';

@@ -1,0 +1,1 @@
+export { useIsAdmin, useStreamer } from './useStreamer.ts';

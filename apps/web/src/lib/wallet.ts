@@ -1,0 +1,71 @@
+// The one place the app touches browser wallets: the Solana wallet adapter with Wallet Standard
+// discovery (Phantom registers itself there) plus Phantom's injected provider as a fallback, which is
+// also what the browser tests inject (packages/testing/src/phantom-test-provider.ts).
+import { type WalletName, WalletReadyState } from '@solana/wallet-adapter-base';
+import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom';
+import { useWallet, WalletProvider } from '@solana/wallet-adapter-react';
+import { createElement, type ReactNode, useCallback, useMemo } from 'react';
+
+/** The wallet adapter remembers the chosen wallet under this local storage key (cleared at disconnect). */
+export const WALLET_STORAGE_KEY = 'walletName';
+export const PHANTOM = 'Phantom' as WalletName<'Phantom'>;
+
+export class PhantomNotFoundError extends Error {}
+
+/** Whether a wallet error is the user declining (code 4001): that cancels quietly. */
+export function isUserRejection(err: unknown): boolean {
+  const e = err as { code?: unknown; error?: { code?: unknown }; message?: unknown } | null;
+  return e?.code === 4001 || e?.error?.code === 4001 || /reject/i.test(String(e?.message ?? ''));
+}
+
+export function WalletProviders({ children }: { children: ReactNode }) {
+  const wallets = useMemo(() => [new PhantomWalletAdapter()], []);
+  return createElement(WalletProvider, {
+    wallets,
+    autoConnect: true,
+    localStorageKey: WALLET_STORAGE_KEY,
+    // Errors are handled where each action is started (connect, sign).
+    onError: () => {},
+    children,
+  });
+}
+
+export interface WalletSession {
+  /** The connected wallet's address, base58. */
+  address: string | null;
+  connecting: boolean;
+  /** Connects Phantom; throws PhantomNotFoundError when there is none. */
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  signMessage(message: Uint8Array): Promise<Uint8Array>;
+}
+
+export function useWalletSession(): WalletSession {
+  const wallet = useWallet();
+  const phantom = wallet.wallets.find((w) => w.adapter.name === PHANTOM);
+  const { select, connect: connectSelected, disconnect, signMessage, publicKey, connecting } = wallet;
+  const selectedName = wallet.wallet?.adapter.name;
+
+  const connect = useCallback(async () => {
+    if (!phantom || phantom.readyState !== WalletReadyState.Installed) throw new PhantomNotFoundError();
+    // autoConnect connects once the selection lands; an already selected wallet is connected here.
+    if (selectedName === PHANTOM) await connectSelected();
+    else select(PHANTOM);
+  }, [phantom, selectedName, select, connectSelected]);
+
+  const sign = useCallback(
+    async (message: Uint8Array) => {
+      if (!signMessage) throw new PhantomNotFoundError();
+      return signMessage(message);
+    },
+    [signMessage],
+  );
+
+  return {
+    address: publicKey?.toBase58() ?? null,
+    connecting,
+    connect,
+    disconnect,
+    signMessage: sign,
+  };
+}
