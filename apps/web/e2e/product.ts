@@ -9,6 +9,8 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface Product {
   url: string;
+  /** The local chain's JSON-RPC endpoint. */
+  rpcUrl: string;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -18,6 +20,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const dataDir = await mkdtemp(join(tmpdir(), 'strm-e2e-'));
   await chmod(dataDir, 0o755);
   const port = await freePort();
+  const chainPort = await freePortPair();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: join(repoRoot, 'apps', 'api'),
     env: {
@@ -26,7 +29,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       DATA_DIR: dataDir,
       PORT: String(port),
       EMBEDDED_PG_PORT: String(await freePort()),
-      LOCAL_CHAIN_PORT: String(await freePortPair()),
+      LOCAL_CHAIN_PORT: String(chainPort),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,6 +54,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    rpcUrl: `http://127.0.0.1:${chainPort}`,
     dataDir,
     async stop() {
       child.kill('SIGTERM');

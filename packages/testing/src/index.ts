@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
+export type { BrowserContext, Page } from 'playwright-core';
+
 function listenable(port: number): Promise<number | null> {
   return new Promise((resolve) => {
     const server = createServer();
