@@ -14,10 +14,9 @@ let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let adminToken: string;
 
 beforeAll(async () => {
-  [product, chromium] = await Promise.all([
-    startProduct({ ADMIN_WALLETS: admin.publicKey.toBase58() }),
-    launchChromium(),
-  ]);
+  // Started one after the other so that a failure leaves nothing running behind (afterAll stops both).
+  chromium = await launchChromium();
+  product = await startProduct({ ADMIN_WALLETS: admin.publicKey.toBase58() });
   adminToken = await signInAs(product.url, admin);
 });
 afterAll(async () => {
@@ -211,6 +210,34 @@ describe('signing in and registering for the beta', () => {
         sessionStorage.length,
       ]),
     ).toEqual([null, null, 0]);
+  });
+});
+
+describe('while signing in', () => {
+  it("shows 'Authenticating...' while signing and 'Loading...' while checking access", async () => {
+    const page = await walletPage(Keypair.generate());
+    let releaseAuth!: () => void;
+    const authHeld = new Promise<void>((resolve) => {
+      releaseAuth = resolve;
+    });
+    await page.route('**/api/v1/authenticate', async (route) => {
+      await authHeld;
+      await route.continue();
+    });
+    let releaseAccess!: () => void;
+    const accessHeld = new Promise<void>((resolve) => {
+      releaseAccess = resolve;
+    });
+    await page.route('**/api/v1/beta-access', async (route) => {
+      await accessHeld;
+      await route.continue();
+    });
+    await connect(page);
+    await page.getByText('Authenticating...').first().waitFor();
+    releaseAuth();
+    await page.getByText('Loading...').waitFor();
+    releaseAccess();
+    await heading(page, 'Beta Registration').waitFor();
   });
 });
 
