@@ -24,10 +24,22 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function walletPage(keypair: Keypair, options: { reject?: boolean } = {}): Promise<Page> {
+/**
+ * A page with the test wallet on a clean origin. Pages of one browser share local storage per origin, so
+ * each starts with it cleared; a second party (the admin) uses the other loopback name.
+ */
+async function walletPage(
+  keypair: Keypair,
+  options: { reject?: boolean; origin?: 'localhost' } = {},
+): Promise<Page> {
   const page = await chromium.browser.newPage();
-  await installPhantomTestProvider(page, { keypair, rpcUrl: product.rpcUrl, ...options });
-  await page.goto(product.url);
+  await installPhantomTestProvider(page, { keypair, rpcUrl: product.rpcUrl, reject: options.reject });
+  await page.goto(options.origin ? product.url.replace('127.0.0.1', options.origin) : product.url);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.reload();
   return page;
 }
 
@@ -37,16 +49,19 @@ async function connect(page: Page) {
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 
+const field = (page: Page, role: 'textbox' | 'combobox' | 'spinbutton', name: string) =>
+  page.getByRole(role, { name, exact: true });
+
 async function fillValidForm(page: Page) {
-  await page.getByLabel('Name').fill('Ada Lovelace');
-  await page.getByLabel('Email').fill('ada@example.com');
-  await page.getByLabel('Streaming Platform').selectOption('twitch');
-  await page.getByLabel('Platform Username').fill('ada_live');
-  await page.getByLabel('Discord Username').fill('ada#1815');
-  await page.getByLabel('Streaming Frequency').selectOption('3-5 times per week');
-  await page.getByLabel('Follower Count').fill('1200');
-  await page.getByLabel('Content Type').selectOption('Crypto/Web3');
-  await page.getByLabel('Why are you interested in this project?').fill('Rewarding my community.');
+  await field(page, 'textbox', 'Name').fill('Ada Lovelace');
+  await field(page, 'textbox', 'Email').fill('ada@example.com');
+  await field(page, 'combobox', 'Streaming Platform').selectOption('twitch');
+  await field(page, 'textbox', 'Platform Username').fill('ada_live');
+  await field(page, 'textbox', 'Discord Username').fill('ada#1815');
+  await field(page, 'combobox', 'Streaming Frequency').selectOption('3-5 times per week');
+  await field(page, 'spinbutton', 'Follower Count').fill('1200');
+  await field(page, 'combobox', 'Content Type').selectOption('Crypto/Web3');
+  await field(page, 'textbox', 'Why are you interested in this project?').fill('Rewarding my community.');
 }
 
 describe('signing in and registering for the beta', () => {
@@ -68,7 +83,8 @@ describe('signing in and registering for the beta', () => {
         .isVisible(),
     ).toBe(true);
     expect(await page.getByText('v1.1.1-Beta').isVisible()).toBe(true);
-    await page.getByTestId('token-balance').getByText('1,100,000 STRM').waitFor();
+    await page.getByTestId('token-balance').waitFor();
+    expect(await page.getByTestId('token-balance').textContent()).toBe('1,100,000 STRM');
     expect(await page.evaluate(() => localStorage.getItem('authToken'))).toMatch(/^ey/);
 
     await page.getByRole('button', { name: 'Submit Registration' }).click();
@@ -84,27 +100,27 @@ describe('signing in and registering for the beta', () => {
       expect(await page.getByText(message, { exact: true }).isVisible(), message).toBe(true);
     }
     // The error is tied to its field for assistive technology.
-    expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(await field(page, 'textbox', 'Name').getAttribute('aria-invalid')).toBe('true');
 
     await fillValidForm(page);
-    await page.getByLabel('Email').fill('ada.example.com');
-    await page.getByLabel('Follower Count').fill('12.5');
+    await field(page, 'textbox', 'Email').fill('ada.example.com');
+    await field(page, 'spinbutton', 'Follower Count').fill('12.5');
     await page.getByRole('button', { name: 'Submit Registration' }).click();
     expect(await page.getByText('Enter a valid email address').isVisible()).toBe(true);
     expect(await page.getByText('Follower count must be a whole number').isVisible()).toBe(true);
-    await page.getByLabel('Follower Count').fill('-5');
+    await field(page, 'spinbutton', 'Follower Count').fill('-5');
     await page.getByRole('button', { name: 'Submit Registration' }).click();
     expect(await page.getByText('Follower count cannot be negative').isVisible()).toBe(true);
-    await page.getByLabel('Discord Username').fill('d'.repeat(101));
+    await field(page, 'textbox', 'Discord Username').fill('d'.repeat(101));
     await page.getByRole('button', { name: 'Submit Registration' }).click();
     expect(await page.getByText('Discord username is too long').isVisible()).toBe(true);
     // Nothing reached the server.
     const list = await callApi(product.url, adminToken, 'GET', '/admin/registrations');
     expect((list.body as { total: number }).total).toBe(0);
 
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Follower Count').fill('1200');
-    await page.getByLabel('Discord Username').fill('ada#1815');
+    await field(page, 'textbox', 'Email').fill('ada@example.com');
+    await field(page, 'spinbutton', 'Follower Count').fill('1200');
+    await field(page, 'textbox', 'Discord Username').fill('ada#1815');
     await page.getByRole('button', { name: 'Submit Registration' }).click();
     await heading(page, 'Already Registered').waitFor();
     expect(
@@ -173,11 +189,12 @@ describe('signing in and registering for the beta', () => {
     ).toBe(200);
 
     const userPage = await walletPage(user);
+    await connect(userPage);
     await userPage.getByText('v1.1.0-Beta').waitFor();
     expect(await userPage.getByRole('button', { name: 'Disconnect', exact: true }).isVisible()).toBe(true);
     expect(await userPage.getByRole('button', { name: 'Turn Maintenance Mode On' }).count()).toBe(0);
 
-    const adminPage = await walletPage(admin);
+    const adminPage = await walletPage(admin, { origin: 'localhost' });
     await connect(adminPage);
     await adminPage.getByRole('button', { name: 'Turn Maintenance Mode On' }).click();
 
