@@ -51,9 +51,9 @@ async function run({ port, streamers, intervalMs }: Job) {
                 tier: 'Tier 9',
               });
             });
-            socket.once('stream-started', () => {
+            socket.once('stream-started', (p: { startedAt: string }) => {
               started++;
-              startedAt = Date.now();
+              startedAt = Date.parse(p.startedAt);
               resolve();
             });
             socket.on('mining-update', (u: { duration: number }) => {

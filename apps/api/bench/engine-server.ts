@@ -30,6 +30,7 @@ if (bare) {
     socket.on('start-stream', (p: { platform: string }) => {
       const started = Date.now();
       socket.emit('stream-started', {
+        startedAt: new Date(started).toISOString(),
         miningRate: 2,
         platform: p.platform,
         currentDailyDuration: 0,

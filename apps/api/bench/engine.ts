@@ -111,7 +111,7 @@ console.log(`engine benchmark: ${count} streamers, ${seconds} s measured, update
 const engine = await scenario(false);
 const bareRun = await scenario(true);
 const row = (label: string, a: string, b: string) =>
-  console.log(`  ${label.padEnd(34)}${a.padStart(14)}${b.padStart(14)}`);
+  console.log(`  ${label.padEnd(38)}${a.padStart(16)}${b.padStart(16)}`);
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 row('', 'engine', 'bare Socket.IO');
 row(

@@ -44,6 +44,7 @@ describe('a live session', () => {
       payload: { miningRate: 0.25, platform: 'demo', currentDailyDuration: 0, dailyLimitSeconds: 28_800 },
     });
     expect(started.payload.nextRateIncrease).toBe(new Date(s.activatedAt.getTime() + 10 * DAY).toISOString());
+    expect(started.payload.startedAt).toBe(s.activatedAt.toISOString());
 
     const update = next(s.socket, 'mining-update');
     server.clock.advance(5000);

@@ -252,6 +252,8 @@ export type ClientEventPayload<E extends ClientEventName> = z.infer<(typeof clie
 /** Token amounts on the wire are whole tokens (numbers); the server stores base units. */
 export const serverEvents = {
   'stream-started': z.object({
+    /** When the session started on the server (its durations count from here). */
+    startedAt: isoTime,
     miningRate: z.number(),
     platform: streamPlatformSchema,
     currentDailyDuration: z.number(),

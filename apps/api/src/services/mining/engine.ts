@@ -189,16 +189,14 @@ export class MiningEngine {
   private async verifiedAccount(wallet: string, platform: StreamPlatform, username?: string) {
     const account = await this.deps.prisma.platformAccount.findUnique({
       where: { wallet_platform: { wallet, platform } },
+      include: { streamer: { select: { timezone: true, tierName: true, tierActivatedAt: true } } },
     });
     if (!account?.isVerified) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
     if (username !== undefined && normaliseUsername(username) !== normaliseUsername(account.username)) {
       throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
     }
-    return {
-      wallet,
-      username: account.username,
-      externalId: account.externalId,
-    } satisfies PlatformAccountRef;
+    const ref: PlatformAccountRef = { wallet, username: account.username, externalId: account.externalId };
+    return { ...ref, streamer: account.streamer };
   }
 
   private adapter(platform: StreamPlatform) {
@@ -254,8 +252,16 @@ export class MiningEngine {
     }
     this.starting.add(wallet);
     try {
-      const account = await this.verifiedAccount(wallet, platform, request.username);
-      const record = await this.onChainTier(wallet, platform);
+      // The account (with its streamer row: one query) and the chain's record, side by side.
+      const [accountResult, recordResult] = await Promise.allSettled([
+        this.verifiedAccount(wallet, platform, request.username),
+        this.onChainTier(wallet, platform),
+      ]);
+      // The verified account is checked first, as the client does.
+      if (accountResult.status === 'rejected') throw accountResult.reason;
+      if (recordResult.status === 'rejected') throw recordResult.reason;
+      const account = accountResult.value;
+      const record = recordResult.value;
       const tier = this.deps.tiers.get(record.tierName);
       if (!tier) throw new MiningError('room-error', SERVER_MESSAGES.tierNotFound);
       const status = await this.liveStatus(platform, account);
@@ -263,11 +269,17 @@ export class MiningEngine {
         if (platform === 'twitch') throw new MiningError('twitch:not-live', SERVER_MESSAGES.twitchNotLive);
         throw new MiningError('room-error', SERVER_MESSAGES.notLive);
       }
-      const streamer = await this.deps.prisma.streamer.upsert({
-        where: { wallet },
-        create: { wallet, tierName: record.tierName, tierActivatedAt: record.activatedAt },
-        update: { tierName: record.tierName, tierActivatedAt: record.activatedAt },
-      });
+      const { streamer } = account;
+      if (
+        streamer.tierName !== record.tierName ||
+        streamer.tierActivatedAt?.getTime() !== record.activatedAt.getTime()
+      ) {
+        // The mirror of the chain's record (GET /streamer, increase-rate) follows the truth.
+        await this.deps.prisma.streamer.update({
+          where: { wallet },
+          data: { tierName: record.tierName, tierActivatedAt: record.activatedAt },
+        });
+      }
       if (this.maintenance) throw new MiningError('room-error', SERVER_MESSAGES.maintenanceActive);
 
       const now = this.nowMs();
@@ -332,6 +344,7 @@ export class MiningEngine {
         }),
       );
       return {
+        startedAt: new Date(now).toISOString(),
         miningRate: fromBaseUnits(rate.rateUnitsPerHour),
         platform,
         currentDailyDuration: Math.floor(usedBeforeMs / 1000),
