@@ -32,6 +32,7 @@ if (bare) {
       socket.emit('stream-started', {
         startedAt: new Date(started).toISOString(),
         miningRate: 2,
+        engagementBoostPercent: 0,
         platform: p.platform,
         currentDailyDuration: 0,
         dailyLimitSeconds: 28_800,

@@ -1,5 +1,7 @@
 // The mining REST endpoints, maintenance and tier actions, against a real server, PostgreSQL and the chain.
-import { Keypair } from '@solana/web3.js';
+import { Keypair, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
+import { readKeypair } from '@strm/local-chain';
+import { miningProgram, updateTierInstruction } from '@strm/mining-client';
 import bs58 from 'bs58';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +20,7 @@ import {
   startTestChain,
   type TestChain,
   verifiedDemoAccount,
+  waitFor,
 } from './engine-harness.ts';
 
 const H = 3_600_000;
@@ -44,6 +47,31 @@ describe('GET /api/v1/tiers', () => {
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(9);
     expect(res.body[0]).toMatchObject({ name: 'Tier 1', deposit_requirement: 1000, hourly_base_rate: 0.25 });
+  });
+
+  it('follows a reprice on chain (the config account subscription), not the database', async () => {
+    const authority = readKeypair(chain.local.info.keypairs.authority);
+    const program = miningProgram(chain.local.connection);
+    const reprice = async (deposit: bigint) =>
+      sendAndConfirmTransaction(
+        chain.local.connection,
+        new Transaction().add(
+          await updateTierInstruction(program, authority.publicKey, { name: 'Tier 9', deposit }),
+        ),
+        [authority],
+        { commitment: 'confirmed' },
+      );
+    await reprice(1_234_567_000_000n);
+    try {
+      await waitFor(async () => {
+        const res = await api().get('/api/v1/tiers');
+        return res.body[8].deposit_requirement === 1_234_567 ? true : undefined;
+      });
+      const row = await server.prisma.tier.findUniqueOrThrow({ where: { name: 'Tier 9' } });
+      expect(row.depositRequirementUnits).toBe(1_000_000_000_000n);
+    } finally {
+      await reprice(1_000_000_000_000n);
+    }
   });
 });
 

@@ -255,6 +255,8 @@ export const serverEvents = {
     /** When the session started on the server (its durations count from here). */
     startedAt: isoTime,
     miningRate: z.number(),
+    /** The engagement factor's boost included in miningRate, in percent (0 when off). */
+    engagementBoostPercent: z.number().nonnegative(),
     platform: streamPlatformSchema,
     currentDailyDuration: z.number(),
     dailyLimitSeconds: z.number().int().positive(),

@@ -346,6 +346,7 @@ export class MiningEngine {
       return {
         startedAt: new Date(now).toISOString(),
         miningRate: fromBaseUnits(rate.rateUnitsPerHour),
+        engagementBoostPercent: boost / 10,
         platform,
         currentDailyDuration: Math.floor(usedBeforeMs / 1000),
         dailyLimitSeconds: tier.dailyMiningLimitSeconds,
