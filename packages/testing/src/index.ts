@@ -59,3 +59,7 @@ export async function launchChromium(): Promise<{ browser: BrowserContext; close
     },
   };
 }
+
+export type { Fault } from './fake-http.ts';
+export { FakeTikTok } from './fake-tiktok.ts';
+export { FakeTwitch } from './fake-twitch.ts';

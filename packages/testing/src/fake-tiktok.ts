@@ -1,0 +1,192 @@
+// A local fake of the TikTok endpoints the API uses:
+// - GET /@{uniqueId}: the profile page, whose __UNIVERSAL_DATA_FOR_REHYDRATION__ JSON carries
+//   webapp.user-detail.userInfo.user { id, uniqueId, signature (the bio) } (statusCode 10202: no such user);
+// - GET /api-live/user/room/?uniqueId=…&sourceType=54: the room info that tiktok-live-connector reads to
+//   tell whether a user is live (data.user.roomId, data.liveRoom.status: 2 live, 4 ended;
+//   liveRoomStats.userCount) — statusCode 19881007 when the user does not exist;
+// - POST /v2/oauth/token/ and GET /v2/user/info/: TikTok's Login Kit (open.tiktokapis.com), for the
+//   OAuth code flow behind the TIKTOK_API flag.
+// Control: in process (methods below) or over HTTP under /_fake.
+import { randomBytes } from 'node:crypto';
+import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
+
+interface TikTokUser {
+  id: string;
+  uniqueId: string;
+  bio: string;
+  roomId: string;
+  live: boolean;
+  viewers: number;
+  likes: number;
+}
+
+export class FakeTikTok extends FakeHttpServer {
+  readonly users = new Map<string, TikTokUser>();
+  private readonly codes = new Map<string, string>();
+  private readonly tokens = new Map<string, string>();
+  private nextId = 7_000_000_000_000_000_000n;
+
+  constructor(
+    readonly clientKey = 'fake-tiktok-client-key',
+    readonly clientSecret = 'fake-tiktok-client-secret',
+  ) {
+    super();
+  }
+
+  env(): Record<string, string> {
+    return { TIKTOK_WEB_BASE_URL: this.url, TIKTOK_OPEN_API_BASE_URL: this.url };
+  }
+
+  addUser(uniqueId: string, bio = ''): TikTokUser {
+    const key = uniqueId.toLowerCase();
+    const existing = this.users.get(key);
+    if (existing) return existing;
+    const id = String(this.nextId++);
+    const user = { id, uniqueId: key, bio, roomId: '', live: false, viewers: 0, likes: 0 };
+    this.users.set(key, user);
+    return user;
+  }
+
+  setBio(uniqueId: string, bio: string): void {
+    this.addUser(uniqueId).bio = bio;
+  }
+
+  setLive(uniqueId: string, live: boolean, viewers = 0, likes = 0): void {
+    const user = this.addUser(uniqueId);
+    user.live = live;
+    user.viewers = live ? viewers : 0;
+    user.likes = live ? likes : 0;
+    if (live && !user.roomId) user.roomId = String(7_300_000_000_000_000_000n + BigInt(this.users.size));
+  }
+
+  /** An authorisation code as TikTok's consent page would return to the redirect URI. */
+  issueCode(uniqueId: string): string {
+    const user = this.addUser(uniqueId);
+    const code = randomBytes(12).toString('hex');
+    this.codes.set(code, user.uniqueId);
+    return code;
+  }
+
+  protected route(method: string, path: string): Route | undefined {
+    if (method === 'GET' && path.startsWith('/@')) {
+      return () => this.profile(decodeURIComponent(path.slice(2)));
+    }
+    const routes: Record<string, Route> = {
+      'GET /api-live/user/room/': (_req, url) => this.room(url.searchParams.get('uniqueId') ?? ''),
+      'POST /v2/oauth/token/': (_req, _url, body) => this.token(new URLSearchParams(body)),
+      'GET /v2/user/info/': (req) => this.userInfo(req.headers.authorization),
+      'PUT /_fake/bio': (_req, _url, body) => {
+        const { uniqueId, bio } = JSON.parse(body) as { uniqueId: string; bio: string };
+        this.setBio(uniqueId, bio);
+        return { status: 200, body: { uniqueId, bio } };
+      },
+      'PUT /_fake/live': (_req, _url, body) => {
+        const { uniqueId, live, viewers } = JSON.parse(body) as {
+          uniqueId: string;
+          live: boolean;
+          viewers?: number;
+        };
+        this.setLive(uniqueId, live, viewers);
+        return { status: 200, body: { uniqueId, live } };
+      },
+    };
+    return routes[`${method} ${path}`];
+  }
+
+  private profile(uniqueId: string): Answer {
+    const user = this.users.get(uniqueId.toLowerCase());
+    const detail = user
+      ? {
+          statusCode: 0,
+          statusMsg: '',
+          userInfo: {
+            user: { id: user.id, uniqueId: user.uniqueId, nickname: user.uniqueId, signature: user.bio },
+            stats: { followerCount: 12, heartCount: 40 },
+          },
+        }
+      : { statusCode: 10202, statusMsg: '' };
+    const data = { __DEFAULT_SCOPE__: { 'webapp.user-detail': detail } };
+    return {
+      status: 200,
+      raw: `<!DOCTYPE html><html><head><title>TikTok</title></head><body><script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">${JSON.stringify(data)}</script></body></html>`,
+    };
+  }
+
+  private room(uniqueId: string): Answer {
+    const user = this.users.get(uniqueId.toLowerCase());
+    if (!user) return { status: 200, body: { data: {}, message: 'user_not_found', statusCode: 19881007 } };
+    return {
+      status: 200,
+      body: {
+        data: {
+          user: {
+            id: user.id,
+            uniqueId: user.uniqueId,
+            nickname: user.uniqueId,
+            roomId: user.roomId,
+            status: 2,
+          },
+          liveRoom: {
+            status: user.live ? 2 : 4,
+            startTime: Math.floor(Date.now() / 1000),
+            title: 'Fake live',
+            liveRoomStats: { userCount: user.viewers, enterCount: user.viewers, likeCount: user.likes },
+          },
+        },
+        message: '',
+        statusCode: 0,
+      },
+    };
+  }
+
+  private token(form: URLSearchParams): Answer {
+    if (form.get('client_key') !== this.clientKey || form.get('client_secret') !== this.clientSecret) {
+      return {
+        status: 200,
+        body: { error: 'invalid_client', error_description: 'Client key or secret is incorrect.' },
+      };
+    }
+    const login = this.codes.get(form.get('code') ?? '');
+    if (form.get('grant_type') !== 'authorization_code' || !login) {
+      return {
+        status: 200,
+        body: { error: 'invalid_grant', error_description: 'Authorization code is expired.' },
+      };
+    }
+    this.codes.delete(form.get('code') ?? '');
+    const token = `act.${randomBytes(16).toString('hex')}`;
+    this.tokens.set(token, login);
+    const user = this.users.get(login)!;
+    return {
+      status: 200,
+      body: {
+        access_token: token,
+        expires_in: 86_400,
+        open_id: `open-${user.id}`,
+        refresh_token: `rft.${randomBytes(8).toString('hex')}`,
+        refresh_expires_in: 31_536_000,
+        scope: 'user.info.basic,user.info.profile',
+        token_type: 'Bearer',
+      },
+    };
+  }
+
+  private userInfo(header: string | undefined): Answer {
+    const token = /^Bearer (\S+)$/i.exec(header ?? '')?.[1];
+    const login = token ? this.tokens.get(token) : undefined;
+    if (!login) {
+      return {
+        status: 401,
+        body: { data: {}, error: { code: 'access_token_invalid', message: 'The access token is invalid.' } },
+      };
+    }
+    const user = this.users.get(login)!;
+    return {
+      status: 200,
+      body: {
+        data: { user: { open_id: `open-${user.id}`, union_id: `union-${user.id}`, username: user.uniqueId } },
+        error: { code: 'ok', message: '', log_id: randomBytes(8).toString('hex') },
+      },
+    };
+  }
+}

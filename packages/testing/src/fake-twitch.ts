@@ -1,0 +1,207 @@
+// A local fake of the Twitch endpoints the API uses, answering as Twitch documents them:
+// - GET  /oauth2/authorize (implicit grant): redirects to redirect_uri#access_token=…&token_type=bearer&state=…
+//   as the user set with `authorizeAs` (the fake's "signed-in" Twitch user);
+// - GET  /oauth2/validate (Authorization: OAuth <token>): client_id, login, user_id, scopes, expires_in, or 401;
+// - POST /oauth2/token (grant_type=client_credentials): an app access token, or 403 for a wrong secret;
+// - GET  /helix/streams?user_login=…&user_id=… (Client-Id + Bearer app token): the live streams, or 401.
+// Control: in process (methods below) or over HTTP under /_fake (for a product run in another process).
+import { randomBytes } from 'node:crypto';
+import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
+
+interface TwitchUser {
+  id: string;
+  login: string;
+}
+interface UserToken {
+  userId: string;
+  clientId: string;
+  expiresAtMs: number;
+  revoked: boolean;
+}
+
+export class FakeTwitch extends FakeHttpServer {
+  readonly users = new Map<string, TwitchUser>();
+  private readonly live = new Map<string, number>();
+  private readonly userTokens = new Map<string, UserToken>();
+  private readonly appTokens = new Set<string>();
+  private nextId = 41_000_000;
+  /** The Twitch user who "authorises" in the popup (`authorizeAs`). */
+  signedInLogin: string | null = null;
+
+  constructor(
+    readonly clientId = 'fake-twitch-client-id',
+    readonly clientSecret = 'fake-twitch-client-secret',
+  ) {
+    super();
+  }
+
+  /** Env for the API to use this fake. */
+  env(): Record<string, string> {
+    return {
+      TWITCH_CLIENT_ID: this.clientId,
+      TWITCH_CLIENT_SECRET: this.clientSecret,
+      TWITCH_AUTH_BASE_URL: this.url,
+      TWITCH_API_BASE_URL: this.url,
+    };
+  }
+
+  addUser(login: string): TwitchUser {
+    const key = login.toLowerCase();
+    const existing = this.users.get(key);
+    if (existing) return existing;
+    const user = { id: String(this.nextId++), login: key };
+    this.users.set(key, user);
+    return user;
+  }
+
+  authorizeAs(login: string): TwitchUser {
+    const user = this.addUser(login);
+    this.signedInLogin = user.login;
+    return user;
+  }
+
+  /** A user access token as the implicit grant would give (for API tests that skip the popup). */
+  issueUserToken(login: string, opts: { expiresInSeconds?: number; clientId?: string } = {}): string {
+    const user = this.addUser(login);
+    const token = randomBytes(15).toString('hex');
+    this.userTokens.set(token, {
+      userId: user.id,
+      clientId: opts.clientId ?? this.clientId,
+      expiresAtMs: Date.now() + (opts.expiresInSeconds ?? 14_400) * 1000,
+      revoked: false,
+    });
+    return token;
+  }
+
+  revoke(token: string): void {
+    const t = this.userTokens.get(token);
+    if (t) t.revoked = true;
+  }
+
+  /** Invalidates every app token (Twitch may do so at any time; the client must get a new one). */
+  revokeAppTokens(): void {
+    this.appTokens.clear();
+  }
+
+  setLive(login: string, live: boolean, viewers = 0): void {
+    const user = this.addUser(login);
+    if (live) this.live.set(user.id, viewers);
+    else this.live.delete(user.id);
+  }
+
+  protected route(method: string, path: string): Route | undefined {
+    const routes: Record<string, Route> = {
+      'GET /oauth2/authorize': (_req, url) => this.authorize(url),
+      'GET /oauth2/validate': (req) => this.validate(req.headers.authorization),
+      'POST /oauth2/token': (_req, _url, body) => this.token(new URLSearchParams(body)),
+      'GET /helix/streams': (req, url) => this.streams(req.headers, url),
+      'POST /_fake/authorize-as': (_req, _url, body) => ({
+        status: 200,
+        body: this.authorizeAs(String(JSON.parse(body).login)),
+      }),
+      'PUT /_fake/live': (_req, _url, body) => {
+        const { login, live, viewers } = JSON.parse(body) as {
+          login: string;
+          live: boolean;
+          viewers?: number;
+        };
+        this.setLive(login, live, viewers);
+        return { status: 200, body: { login, live } };
+      },
+    };
+    return routes[`${method} ${path}`];
+  }
+
+  private authorize(url: URL): Answer {
+    const clientId = url.searchParams.get('client_id');
+    const redirect = url.searchParams.get('redirect_uri');
+    if (clientId !== this.clientId || !redirect) {
+      return { status: 400, body: { status: 400, message: 'invalid client' } };
+    }
+    const target = new URL(redirect);
+    if (!this.signedInLogin) {
+      target.hash = new URLSearchParams({
+        error: 'access_denied',
+        error_description: 'The user denied you access',
+        state: url.searchParams.get('state') ?? '',
+      }).toString();
+    } else {
+      const token = this.issueUserToken(this.signedInLogin);
+      target.hash = new URLSearchParams({
+        access_token: token,
+        scope: url.searchParams.get('scope') ?? '',
+        state: url.searchParams.get('state') ?? '',
+        token_type: 'bearer',
+      }).toString();
+    }
+    return { status: 302, headers: { location: target.toString() } };
+  }
+
+  private validate(header: string | undefined): Answer {
+    const token = /^OAuth (\S+)$/i.exec(header ?? '')?.[1];
+    const t = token ? this.userTokens.get(token) : undefined;
+    if (!t || t.revoked || t.expiresAtMs <= Date.now()) {
+      return { status: 401, body: { status: 401, message: 'invalid access token' } };
+    }
+    const user = [...this.users.values()].find((u) => u.id === t.userId)!;
+    return {
+      status: 200,
+      body: {
+        client_id: t.clientId,
+        login: user.login,
+        scopes: [],
+        user_id: user.id,
+        expires_in: Math.floor((t.expiresAtMs - Date.now()) / 1000),
+      },
+    };
+  }
+
+  private token(form: URLSearchParams): Answer {
+    if (form.get('grant_type') !== 'client_credentials') {
+      return { status: 400, body: { status: 400, message: 'unsupported grant type' } };
+    }
+    if (form.get('client_id') !== this.clientId) {
+      return { status: 400, body: { status: 400, message: 'invalid client' } };
+    }
+    if (form.get('client_secret') !== this.clientSecret) {
+      return { status: 403, body: { status: 403, message: 'invalid client secret' } };
+    }
+    const token = randomBytes(15).toString('hex');
+    this.appTokens.add(token);
+    return { status: 200, body: { access_token: token, expires_in: 5_011_271, token_type: 'bearer' } };
+  }
+
+  private streams(headers: import('node:http').IncomingHttpHeaders, url: URL): Answer {
+    const token = /^Bearer (\S+)$/i.exec(headers.authorization ?? '')?.[1];
+    if (headers['client-id'] !== this.clientId || !token || !this.appTokens.has(token)) {
+      return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' } };
+    }
+    const ids = new Set(url.searchParams.getAll('user_id'));
+    for (const login of url.searchParams.getAll('user_login')) {
+      const user = this.users.get(login.toLowerCase());
+      if (user) ids.add(user.id);
+    }
+    if (ids.size > 100) return { status: 400, body: { status: 400, message: 'too many ids' } };
+    const data = [...ids]
+      .filter((id) => this.live.has(id))
+      .map((id) => {
+        const user = [...this.users.values()].find((u) => u.id === id)!;
+        return {
+          id: `stream-${id}`,
+          user_id: id,
+          user_login: user.login,
+          user_name: user.login,
+          game_id: '509658',
+          type: 'live',
+          title: 'Fake stream',
+          viewer_count: this.live.get(id) ?? 0,
+          started_at: new Date().toISOString(),
+          language: 'en',
+          thumbnail_url: '',
+          tags: [],
+          is_mature: false,
+        };
+      });
+    return { status: 200, body: { data, pagination: {} } };
+  }
+}
