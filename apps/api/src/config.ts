@@ -69,6 +69,22 @@ const envSchema = z.object({
   SOCKET_GRACE_PERIOD_MS: z.coerce.number().int().min(0).default(SOCKET_GRACE_PERIOD_MS),
   ENGAGEMENT_MAX_BOOST_PERCENT: z.coerce.number().int().min(0).max(100).default(0),
   ENGAGEMENT_VIEWERS_PER_PERCENT: z.coerce.number().int().positive().default(10),
+  // Streaming platforms (real base URLs by default; tests point them at local fake servers).
+  TWITCH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  TWITCH_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  TWITCH_AUTH_BASE_URL: httpUrl.default('https://id.twitch.tv'),
+  TWITCH_API_BASE_URL: httpUrl.default('https://api.twitch.tv'),
+  TWITCH_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  TWITCH_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  TIKTOK_WEB_BASE_URL: httpUrl.default('https://www.tiktok.com'),
+  TIKTOK_OPEN_API_BASE_URL: httpUrl.default('https://open.tiktokapis.com'),
+  TIKTOK_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  TIKTOK_CODE_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  TIKTOK_API: z.preprocess(emptyAsUndefined, onOff.optional()),
+  TIKTOK_CLIENT_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  TIKTOK_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  TIKTOK_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
 });
 
 export type Config = ReturnType<typeof finalise>;
@@ -123,6 +139,29 @@ function finalise(env: z.infer<typeof envSchema>) {
       engagement: {
         maxBoostPercent: env.ENGAGEMENT_MAX_BOOST_PERCENT,
         viewersPerPercent: env.ENGAGEMENT_VIEWERS_PER_PERCENT,
+      },
+    },
+    platforms: {
+      httpTimeoutMs: env.PLATFORM_HTTP_TIMEOUT_MS,
+      twitch: {
+        clientId: env.TWITCH_CLIENT_ID,
+        clientSecret: env.TWITCH_CLIENT_SECRET,
+        authBaseUrl: env.TWITCH_AUTH_BASE_URL.replace(/\/+$/, ''),
+        apiBaseUrl: env.TWITCH_API_BASE_URL.replace(/\/+$/, ''),
+        /** The implicit grant's return page (spec §2: /callback on the web app). */
+        redirectUri: env.TWITCH_REDIRECT_URI ?? `${webOrigins[0]}/callback`,
+        pollIntervalMs: env.TWITCH_POLL_INTERVAL_MS,
+      },
+      tiktok: {
+        webBaseUrl: env.TIKTOK_WEB_BASE_URL.replace(/\/+$/, ''),
+        openApiBaseUrl: env.TIKTOK_OPEN_API_BASE_URL.replace(/\/+$/, ''),
+        pollIntervalMs: env.TIKTOK_POLL_INTERVAL_MS,
+        codeTtlSeconds: env.TIKTOK_CODE_TTL_SECONDS,
+        /** The spec's TikTok API flag (off): the OAuth code exchange. */
+        apiEnabled: env.TIKTOK_API === 'on',
+        clientKey: env.TIKTOK_CLIENT_KEY,
+        clientSecret: env.TIKTOK_CLIENT_SECRET,
+        redirectUri: env.TIKTOK_REDIRECT_URI ?? `${webOrigins[0]}/callback`,
       },
     },
   };

@@ -36,4 +36,23 @@ export const SERVER_MESSAGES = {
   demoNoTier: 'You must activate a mining tier before connecting to Demo Live',
   notLive: 'Your stream is not live',
   twitchNotLive: 'Your Twitch stream is not live. Go live on Twitch, then connect again.',
+  // Platform verification (REST); the quoted ones are the spec's words.
+  tiktokUsernameRequired: 'Please enter your TikTok username.',
+  twitchUsernameRequired: 'Please enter your Twitch username.',
+  twitchAuthorizeFirst: 'Please authorize with Twitch first',
+  verificationFailed: 'Verification failed',
+  exchangeFailed: 'Failed to exchange code for token',
+  tiktokAccountTaken: 'This TikTok account is already verified by another wallet',
+  twitchAccountTaken: 'This Twitch account is already verified by another wallet',
+  tiktokAlreadyVerified: 'Your TikTok account is already verified',
+  generateCodeFirst: 'Please generate a verification code first',
+  codeExpired: 'Your verification code has expired. Please generate a new code.',
+  codeMismatch: 'This is not the verification code generated for your account. Please generate a new code.',
+  codeNotInBio:
+    'The verification code was not found in your TikTok bio. Save it in your bio, then verify again.',
+  twitchVerifiedByAuthorizing: 'Twitch accounts are verified by authorizing with Twitch',
+  usernameWhileLive: 'Cannot change your username while mining is active',
+  tiktokApiDisabled: 'TikTok sign-in is not enabled on this server',
+  tiktokVerified: 'Your TikTok account is verified',
+  twitchVerified: 'Your Twitch account is verified',
 } as const;

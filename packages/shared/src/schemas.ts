@@ -167,10 +167,34 @@ export const platformsResponseSchema = z.object({
   platforms: z.array(platformStatusSchema),
 });
 
+/** POST /streamer-validation (a TikTok bio code) and POST /verify-streamer answers. */
 export const verificationResponseSchema = z.object({
   success: z.boolean(),
   verificationCode: z.string().optional(),
   message: z.string().optional(),
+  /** streamer-validation: when the code stops being accepted. */
+  expiresAt: isoTime.optional(),
+  /** verify-streamer: the account as now verified. */
+  platform: platformSchema.optional(),
+  username: z.string().optional(),
+  isVerified: z.boolean().optional(),
+});
+/** GET /twitch/auth: the implicit-grant URL the 600x800 popup opens. */
+export const twitchAuthResponseSchema = z.object({ url: z.url() });
+/** POST /tiktok/exchange-code (only when the TikTok API flag is on). */
+export const tiktokExchangeCodeRequestSchema = z.strictObject({ code: z.string().trim().min(1).max(2048) });
+export const tiktokExchangeCodeResponseSchema = z.object({
+  success: z.boolean(),
+  access_token: z.string().optional(),
+  message: z.string().optional(),
+  username: z.string().optional(),
+});
+/** POST /update-streamer-username: the account after the change (a new username must be verified again). */
+export const updateUsernameResponseSchema = z.object({
+  success: z.boolean(),
+  platform: platformSchema,
+  username: z.string(),
+  isVerified: z.boolean(),
 });
 export type VerificationResponse = z.infer<typeof verificationResponseSchema>;
 

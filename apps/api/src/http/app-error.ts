@@ -9,6 +9,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Sent as Retry-After (e.g. when a platform limits our requests). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -14,6 +14,7 @@ interface HttpParserError {
 /** Maps every error to `{ error, message }` with the right status; internals are logged, never sent. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof AppError) {
+    if (err.retryAfterSeconds !== undefined) res.set('Retry-After', String(err.retryAfterSeconds));
     res.status(err.status).json({ error: err.code, message: err.message });
     return;
   }

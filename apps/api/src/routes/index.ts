@@ -10,6 +10,7 @@ import { authRouter } from './auth.ts';
 import { healthRouter } from './health.ts';
 import { maintenanceRouter } from './maintenance.ts';
 import { miningRouter } from './mining.ts';
+import { platformsRouter } from './platforms.ts';
 import { registrationsRouter } from './registrations.ts';
 import { streamerRouter } from './streamer.ts';
 
@@ -41,6 +42,7 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
   router.use(maintenanceRouter(deps));
   router.use(streamerRouter(deps, mining));
   router.use(miningRouter(deps, mining));
+  router.use(platformsRouter(deps, mining));
   router.use(adminRouter(deps));
 
   return router;

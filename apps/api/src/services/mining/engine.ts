@@ -497,6 +497,9 @@ export class MiningEngine {
       pendingReward: fromBaseUnits(pending ?? 0n),
       reason,
     });
+    if (reason === 'not-live' && s.platform === 'twitch') {
+      events.toWallet(wallet, 'twitch:not-live', { message: SERVER_MESSAGES.twitchNotLive });
+    }
     if (reason === 'daily-limit') {
       events.toWallet(wallet, 'dailyLimitReached', {
         message: SERVER_MESSAGES.dailyLimitReached,

@@ -8,6 +8,8 @@ import type { StreamPlatform } from '@strm/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { DemoPlatform } from '../../platforms/demo.ts';
+import { TikTokPlatform } from '../../platforms/tiktok.ts';
+import { TwitchPlatform } from '../../platforms/twitch.ts';
 import { chainStreamerRecords, type StreamerRecords } from '../chain/streamer-records.ts';
 import { ClaimService } from '../rewards/claims.ts';
 import type { Treasury } from '../rewards/treasury.ts';
@@ -21,6 +23,9 @@ export interface Mining {
   claims: ClaimService;
   tierActions: TierActions;
   demo: DemoPlatform | undefined;
+  /** The real platforms (verification and live detection); base URLs from the configuration. */
+  twitch: TwitchPlatform;
+  tiktok: TikTokPlatform;
   /**
    * Recovers sessions and claims left by a crash, loads the tiers (reloaded when the chain's config
    * changes and every `tiersRefreshMs` for the database's side), starts ticking and reconciling.
@@ -67,7 +72,13 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     logger,
   );
   const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform()) : undefined;
-  const platforms = new Map<StreamPlatform, PlatformAdapter>();
+  const { httpTimeoutMs } = config.platforms;
+  const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs }, logger);
+  const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs }, logger);
+  const platforms = new Map<StreamPlatform, PlatformAdapter>([
+    ['twitch', twitch],
+    ['tiktok', tiktok],
+  ]);
   for (const adapter of deps.platforms ?? []) platforms.set(adapter.platform, adapter);
   if (demo) platforms.set('demo', demo);
 
@@ -106,6 +117,8 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     claims,
     tierActions,
     demo,
+    twitch,
+    tiktok,
     async start() {
       await tiers.refresh();
       tiersTimer = setInterval(() => void tiers.refresh(), config.mining.tiersRefreshMs);
@@ -135,6 +148,8 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
         await deps.chain.connection.removeAccountChangeListener(configSubscription).catch(() => {});
       }
       await engine.stop();
+      twitch.stop();
+      tiktok.stop();
     },
   };
 }

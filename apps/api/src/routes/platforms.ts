@@ -1,0 +1,71 @@
+// Platform endpoints (spec §7): Twitch's authorisation URL, TikTok bio codes, verification, the
+// platforms' status and usernames, and TikTok's code exchange behind the TIKTOK_API flag. Every route
+// acts on the signed-in wallet; a body or query naming another wallet is refused.
+import {
+  SERVER_MESSAGES,
+  streamerValidationRequestSchema,
+  tiktokExchangeCodeRequestSchema,
+  updateUsernameRequestSchema,
+  verifyStreamerRequestSchema,
+  walletQuerySchema,
+} from '@strm/shared';
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { assertOwnWallet, requireWallet, walletOf } from '../http/auth.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { TWITCH_MESSAGES } from '../platforms/twitch.ts';
+import { PlatformAccounts } from '../services/platforms/verification.ts';
+
+export function platformsRouter(deps: AppDeps, mining: Mining): Router {
+  const router = Router();
+  const { config } = deps;
+  const accounts = new PlatformAccounts({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    logger: deps.logger,
+    twitch: mining.twitch,
+    tiktok: mining.tiktok,
+    isLive: (wallet) => mining.engine.isLive(wallet),
+    codeTtlSeconds: config.platforms.tiktok.codeTtlSeconds,
+  });
+  const auth = requireWallet(deps);
+
+  router.get('/twitch/auth', auth, (_req, res) => {
+    if (!mining.twitch.configured) {
+      throw AppError.unavailable(TWITCH_MESSAGES.notConfigured, 'twitch_not_configured');
+    }
+    res.json({ url: mining.twitch.authorizeUrl() });
+  });
+
+  router.get('/streamer-platforms', auth, async (req, res) => {
+    assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
+    res.json({ success: true, platforms: await accounts.statuses(walletOf(req)) });
+  });
+
+  router.post('/update-streamer-username', auth, async (req, res) => {
+    const { platform, username } = updateUsernameRequestSchema.parse(req.body ?? {});
+    res.json({ success: true, ...(await accounts.updateUsername(walletOf(req), platform, username)) });
+  });
+
+  router.post('/streamer-validation', auth, async (req, res) => {
+    const { platform, wallet } = streamerValidationRequestSchema.parse(req.body ?? {});
+    assertOwnWallet(req, wallet);
+    res.json({ success: true, ...(await accounts.generateCode(walletOf(req), platform)) });
+  });
+
+  router.post('/verify-streamer', auth, async (req, res) => {
+    const input = verifyStreamerRequestSchema.parse(req.body ?? {});
+    res.json({ success: true, ...(await accounts.verify(walletOf(req), input)) });
+  });
+
+  router.post('/tiktok/exchange-code', auth, async (req, res) => {
+    if (!config.platforms.tiktok.apiEnabled) {
+      throw AppError.notFound(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_api_disabled');
+    }
+    const { code } = tiktokExchangeCodeRequestSchema.parse(req.body ?? {});
+    res.json({ success: true, ...(await accounts.exchangeTikTokCode(walletOf(req), code)) });
+  });
+
+  return router;
+}

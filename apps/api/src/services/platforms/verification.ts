@@ -1,0 +1,257 @@
+// Platform accounts: usernames (normalised: no leading @, lower case), TikTok bio codes, verification
+// against the platforms, and the one-verified-owner rule (a partial unique index in PostgreSQL; the check
+// before it only gives the clear message first). No Express here: failures are AppErrors.
+import { randomBytes } from 'node:crypto';
+import { type Platform, PLATFORMS, type PlatformStatus, SERVER_MESSAGES } from '@strm/shared';
+import type { Clock } from '../../clock.ts';
+import type { PrismaClient } from '../../db/index.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { Logger } from '../../logger.ts';
+import { normaliseUsername } from '../../platforms/adapter.ts';
+import { PlatformError } from '../../platforms/http.ts';
+import type { TikTokPlatform } from '../../platforms/tiktok.ts';
+import type { TwitchPlatform } from '../../platforms/twitch.ts';
+
+export interface VerificationDeps {
+  prisma: PrismaClient;
+  clock: Clock;
+  logger: Logger;
+  twitch: TwitchPlatform;
+  tiktok: TikTokPlatform;
+  isLive(wallet: string): boolean;
+  codeTtlSeconds: number;
+}
+
+/** Crockford-style alphabet: no 0/O or 1/I to misread when typing the code into a bio. */
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function newCode(): string {
+  const bytes = randomBytes(8);
+  let code = '';
+  for (const b of bytes) code += CODE_ALPHABET[b % CODE_ALPHABET.length];
+  return `STRM-${code}`;
+}
+
+/** A platform failure as the caller sees it: status and message (Retry-After kept for 429). */
+export function platformAppError(err: unknown): unknown {
+  if (!(err instanceof PlatformError)) return err;
+  switch (err.kind) {
+    case 'rate-limited':
+      return new AppError(429, 'platform_rate_limited', err.message, err.retryAfterSeconds);
+    case 'not-found':
+      return new AppError(404, 'platform_user_not_found', err.message);
+    case 'unauthorized':
+      return new AppError(401, 'platform_token_invalid', err.message);
+    default:
+      return new AppError(502, 'platform_unavailable', err.message);
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; meta?: unknown };
+  return e?.code === 'P2002' || /unique constraint|23505/i.test(e?.message ?? '');
+}
+
+export class PlatformAccounts {
+  constructor(private readonly deps: VerificationDeps) {}
+
+  /** GET /streamer-platforms: both platforms, verified or not, with the stored username. */
+  async statuses(wallet: string): Promise<PlatformStatus[]> {
+    const rows = await this.deps.prisma.platformAccount.findMany({
+      where: { wallet, platform: { in: [...PLATFORMS] } },
+    });
+    return PLATFORMS.map((platform) => {
+      const row = rows.find((r) => r.platform === platform);
+      return { platform, isVerified: row?.isVerified ?? false, username: row?.username ?? null };
+    });
+  }
+
+  /** POST /update-streamer-username: a new username is unverified until verified again. */
+  async updateUsername(wallet: string, platform: Platform, username: string) {
+    const name = normaliseUsername(username);
+    const current = await this.deps.prisma.platformAccount.findUnique({
+      where: { wallet_platform: { wallet, platform } },
+    });
+    if (current?.username === name) {
+      return { platform, username: name, isVerified: current.isVerified };
+    }
+    if (this.deps.isLive(wallet)) throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
+    await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+    const reset = {
+      username: name,
+      isVerified: false,
+      verifiedAt: null,
+      verificationCode: null,
+      codeExpiresAt: null,
+      externalId: null,
+    };
+    await this.deps.prisma.platformAccount.upsert({
+      where: { wallet_platform: { wallet, platform } },
+      create: { wallet, platform, ...reset },
+      update: reset,
+    });
+    return { platform, username: name, isVerified: false };
+  }
+
+  /** POST /streamer-validation: a TikTok bio code for the stored username, valid `codeTtlSeconds`. */
+  async generateCode(wallet: string, platform: Platform) {
+    if (platform === 'twitch') throw AppError.badRequest(SERVER_MESSAGES.twitchVerifiedByAuthorizing);
+    const account = await this.deps.prisma.platformAccount.findUnique({
+      where: { wallet_platform: { wallet, platform } },
+    });
+    if (!account?.username)
+      throw AppError.badRequest(SERVER_MESSAGES.tiktokUsernameRequired, 'username_required');
+    if (account.isVerified)
+      throw AppError.conflict(SERVER_MESSAGES.tiktokAlreadyVerified, 'already_verified');
+    await this.assertNotTaken(wallet, platform, account.username);
+    const code = newCode();
+    const expiresAt = new Date(this.deps.clock.now().getTime() + this.deps.codeTtlSeconds * 1000);
+    await this.deps.prisma.platformAccount.update({
+      where: { id: account.id },
+      data: { verificationCode: code, codeExpiresAt: expiresAt },
+    });
+    const minutes = Math.round(this.deps.codeTtlSeconds / 60);
+    return {
+      verificationCode: code,
+      expiresAt: expiresAt.toISOString(),
+      message: `Add ${code} to your TikTok bio, then verify your account. The code expires in ${minutes} minutes.`,
+    };
+  }
+
+  /** POST /verify-streamer. */
+  async verify(
+    wallet: string,
+    input: { platform: Platform; verificationCode?: string; accessToken?: string },
+  ) {
+    return input.platform === 'twitch'
+      ? this.verifyTwitch(wallet, input.accessToken)
+      : this.verifyTikTok(wallet, input.verificationCode);
+  }
+
+  private async verifyTwitch(wallet: string, accessToken: string | undefined) {
+    if (!accessToken) throw AppError.badRequest(SERVER_MESSAGES.twitchAuthorizeFirst, 'token_required');
+    const account = await this.deps.prisma.platformAccount.findUnique({
+      where: { wallet_platform: { wallet, platform: 'twitch' } },
+    });
+    if (!account?.username)
+      throw AppError.badRequest(SERVER_MESSAGES.twitchUsernameRequired, 'username_required');
+    const info = await this.deps.twitch.validateToken(accessToken).catch((err: unknown) => {
+      throw platformAppError(err);
+    });
+    if (normaliseUsername(info.login) !== account.username) {
+      throw AppError.forbidden(
+        `This Twitch authorization is for ${info.login}, not ${account.username}. Sign in to Twitch as ${account.username}, or change the username.`,
+        'username_mismatch',
+      );
+    }
+    return this.markVerified(wallet, 'twitch', account.id, account.username, info.user_id);
+  }
+
+  private async verifyTikTok(wallet: string, hint: string | undefined) {
+    const account = await this.deps.prisma.platformAccount.findUnique({
+      where: { wallet_platform: { wallet, platform: 'tiktok' } },
+    });
+    if (!account?.username)
+      throw AppError.badRequest(SERVER_MESSAGES.tiktokUsernameRequired, 'username_required');
+    if (account.isVerified) {
+      return {
+        message: SERVER_MESSAGES.tiktokVerified,
+        platform: 'tiktok' as const,
+        username: account.username,
+        isVerified: true,
+      };
+    }
+    if (!account.verificationCode || !account.codeExpiresAt) {
+      throw AppError.badRequest(SERVER_MESSAGES.generateCodeFirst, 'code_required');
+    }
+    if (account.codeExpiresAt.getTime() <= this.deps.clock.now().getTime()) {
+      throw new AppError(410, 'code_expired', SERVER_MESSAGES.codeExpired);
+    }
+    // The extension may send the code it saw; it only triggers this check, never replaces it.
+    if (hint && hint.trim().toUpperCase() !== account.verificationCode) {
+      throw AppError.badRequest(SERVER_MESSAGES.codeMismatch, 'code_mismatch');
+    }
+    const profile = await this.deps.tiktok.profile(account.username).catch((err: unknown) => {
+      throw platformAppError(err);
+    });
+    if (!profile.bio.toUpperCase().includes(account.verificationCode)) {
+      throw AppError.badRequest(SERVER_MESSAGES.codeNotInBio, 'code_not_in_bio');
+    }
+    return this.markVerified(wallet, 'tiktok', account.id, account.username, profile.id);
+  }
+
+  /** POST /tiktok/exchange-code: the Login Kit flow verifies the username TikTok names for the code. */
+  async exchangeTikTokCode(wallet: string, code: string) {
+    const result = await this.deps.tiktok.exchangeCode(code).catch((err: unknown) => {
+      const mapped = platformAppError(err);
+      if (mapped instanceof AppError && mapped.status === 401) {
+        throw new AppError(400, 'exchange_failed', SERVER_MESSAGES.exchangeFailed);
+      }
+      throw mapped;
+    });
+    const username = normaliseUsername(result.username);
+    if (this.deps.isLive(wallet)) throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
+    await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+    const account = await this.deps.prisma.platformAccount.upsert({
+      where: { wallet_platform: { wallet, platform: 'tiktok' } },
+      create: { wallet, platform: 'tiktok', username },
+      update: {},
+    });
+    if (account.username !== username && account.isVerified) {
+      await this.updateUsername(wallet, 'tiktok', username);
+    } else if (account.username !== username) {
+      await this.deps.prisma.platformAccount.update({ where: { id: account.id }, data: { username } });
+    }
+    const verified = await this.markVerified(wallet, 'tiktok', account.id, username, result.openId);
+    return { access_token: result.accessToken, username: verified.username, message: verified.message };
+  }
+
+  private async assertNotTaken(wallet: string, platform: Platform, username: string, externalId?: string) {
+    const taken = await this.deps.prisma.platformAccount.findFirst({
+      where: {
+        platform,
+        isVerified: true,
+        NOT: { wallet },
+        OR: [
+          { username: { equals: username, mode: 'insensitive' } },
+          ...(externalId ? [{ externalId }] : []),
+        ],
+      },
+    });
+    if (taken) throw AppError.conflict(SERVER_MESSAGES[`${platform}AccountTaken`], 'account_taken');
+  }
+
+  private async markVerified(
+    wallet: string,
+    platform: Platform,
+    id: number,
+    username: string,
+    externalId: string,
+  ) {
+    await this.assertNotTaken(wallet, platform, username, externalId);
+    try {
+      await this.deps.prisma.platformAccount.update({
+        where: { id },
+        data: {
+          isVerified: true,
+          verifiedAt: this.deps.clock.now(),
+          verificationCode: null,
+          codeExpiresAt: null,
+          externalId,
+        },
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw AppError.conflict(SERVER_MESSAGES[`${platform}AccountTaken`], 'account_taken');
+      }
+      throw err;
+    }
+    this.deps.logger.info({ wallet, platform, username }, 'platform account verified');
+    return {
+      message: SERVER_MESSAGES[`${platform}Verified`],
+      platform,
+      username,
+      isVerified: true as const,
+    };
+  }
+}

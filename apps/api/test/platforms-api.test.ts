@@ -1,0 +1,407 @@
+// The platform endpoints over a real PostgreSQL and the fake Twitch/TikTok servers: every answer and every
+// error a caller can get (spec §7, §8).
+import { Keypair } from '@solana/web3.js';
+import { FakeTikTok, FakeTwitch } from '@strm/testing';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
+import { adminQuery, startTestApp, type TestApp } from './support.ts';
+
+const twitch = new FakeTwitch();
+const tiktok = new FakeTikTok();
+let t: TestApp;
+let oauth: TestApp;
+let bare: TestApp;
+
+beforeAll(async () => {
+  await Promise.all([twitch.start(), tiktok.start()]);
+  const env = { ...twitch.env(), ...tiktok.env(), PLATFORM_HTTP_TIMEOUT_MS: '300' };
+  t = await startTestApp({ env });
+  oauth = await startTestApp({
+    env: {
+      ...env,
+      TIKTOK_API: 'on',
+      TIKTOK_CLIENT_KEY: tiktok.clientKey,
+      TIKTOK_CLIENT_SECRET: tiktok.clientSecret,
+    },
+  });
+  bare = await startTestApp();
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([t?.close(), oauth?.close(), bare?.close()]);
+  await Promise.all([twitch.stop(), tiktok.stop()]);
+});
+
+const newWallet = () => Keypair.generate().publicKey.toBase58();
+const as = (app: TestApp, wallet: string) => {
+  const auth = `Bearer ${issueAuthToken(app.config, wallet, app.clock)}`;
+  return {
+    get: (path: string) => request(app.app).get(`/api/v1${path}`).set('Authorization', auth),
+    post: (path: string, body: unknown) =>
+      request(app.app)
+        .post(`/api/v1${path}`)
+        .set('Authorization', auth)
+        .send(body as object),
+  };
+};
+
+describe('every platform endpoint needs a signed-in wallet', () => {
+  it.each([
+    ['get', '/twitch/auth'],
+    ['get', '/streamer-platforms'],
+    ['post', '/update-streamer-username'],
+    ['post', '/streamer-validation'],
+    ['post', '/verify-streamer'],
+    ['post', '/tiktok/exchange-code'],
+  ] as const)('%s %s → 401', async (method, path) => {
+    const res = await request(t.app)[method](`/api/v1${path}`);
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('GET /twitch/auth', () => {
+  it('answers { url }: the implicit grant returning to /callback with the configured client id', async () => {
+    const res = await as(t, newWallet()).get('/twitch/auth');
+    expect(res.status).toBe(200);
+    const url = new URL(res.body.url);
+    expect(`${url.origin}${url.pathname}`).toBe(`${twitch.url}/oauth2/authorize`);
+    expect(url.searchParams.get('client_id')).toBe(twitch.clientId);
+    expect(url.searchParams.get('response_type')).toBe('token');
+    expect(url.searchParams.get('redirect_uri')).toBe('http://127.0.0.1:3000/callback');
+  });
+
+  it('503 with a clear message when no Twitch client id is configured', async () => {
+    const res = await as(bare, newWallet()).get('/twitch/auth');
+    expect(res.status).toBe(503);
+    expect(res.body.message).toBe('Twitch is not configured on this server');
+  });
+});
+
+describe('usernames and platform status', () => {
+  it('lists both platforms, unverified with no username, for a new wallet', async () => {
+    const wallet = newWallet();
+    const res = await as(t, wallet).get(`/streamer-platforms?wallet=${wallet}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      platforms: [
+        { platform: 'tiktok', isVerified: false, username: null },
+        { platform: 'twitch', isVerified: false, username: null },
+      ],
+    });
+  });
+
+  it("refuses another wallet's status", async () => {
+    const res = await as(t, newWallet()).get(`/streamer-platforms?wallet=${newWallet()}`);
+    expect(res.status).toBe(403);
+  });
+
+  it('stores usernames normalised (no leading @, lower case)', async () => {
+    const wallet = newWallet();
+    const res = await as(t, wallet).post('/update-streamer-username', {
+      platform: 'tiktok',
+      username: ' @Dance.Queen_1 ',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      platform: 'tiktok',
+      username: 'dance.queen_1',
+      isVerified: false,
+    });
+    const status = await as(t, wallet).get('/streamer-platforms');
+    expect(status.body.platforms[0]).toEqual({
+      platform: 'tiktok',
+      isVerified: false,
+      username: 'dance.queen_1',
+    });
+  });
+
+  it.each([
+    [{ platform: 'tiktok', username: '' }, 'Username is required'],
+    [{ platform: 'tiktok', username: 'no spaces' }, 'Invalid username'],
+    [{ platform: 'kick', username: 'abc' }, undefined],
+  ])('refuses %j with 400', async (body, message) => {
+    const res = await as(t, newWallet()).post('/update-streamer-username', body);
+    expect(res.status).toBe(400);
+    if (message) expect(res.body.message).toBe(message);
+  });
+});
+
+describe('Twitch verification (POST /verify-streamer with the access token)', () => {
+  async function withUsername(app: TestApp, username: string) {
+    const wallet = newWallet();
+    await as(app, wallet).post('/update-streamer-username', { platform: 'twitch', username });
+    return wallet;
+  }
+
+  it('verifies when the token belongs to the username; the status then shows it verified', async () => {
+    const wallet = await withUsername(t, '@GoodStreamer');
+    const token = twitch.issueUserToken('goodstreamer');
+    const res = await as(t, wallet).post('/verify-streamer', {
+      platform: 'twitch',
+      accessToken: token,
+      accessTokenExp: 14_400,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Your Twitch account is verified',
+      platform: 'twitch',
+      username: 'goodstreamer',
+      isVerified: true,
+    });
+    const status = await as(t, wallet).get('/streamer-platforms');
+    expect(status.body.platforms[1]).toEqual({
+      platform: 'twitch',
+      isVerified: true,
+      username: 'goodstreamer',
+    });
+    const row = await t.prisma.platformAccount.findFirst({ where: { wallet, platform: 'twitch' } });
+    expect(row?.externalId).toBe(twitch.users.get('goodstreamer')?.id);
+  });
+
+  it('needs a token and a username first', async () => {
+    let res = await as(t, await withUsername(t, 'someone')).post('/verify-streamer', { platform: 'twitch' });
+    expect([res.status, res.body.message]).toEqual([400, 'Please authorize with Twitch first']);
+    res = await as(t, newWallet()).post('/verify-streamer', { platform: 'twitch', accessToken: 'x' });
+    expect([res.status, res.body.message]).toEqual([400, 'Please enter your Twitch username.']);
+  });
+
+  it('refuses a token of another Twitch account than the username', async () => {
+    const wallet = await withUsername(t, 'victim');
+    const res = await as(t, wallet).post('/verify-streamer', {
+      platform: 'twitch',
+      accessToken: twitch.issueUserToken('attacker'),
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/^This Twitch authorization is for attacker, not victim\./);
+    expect((await as(t, wallet).get('/streamer-platforms')).body.platforms[1].isVerified).toBe(false);
+  });
+
+  it('expired or revoked tokens get 401 with the re-authorise message', async () => {
+    const wallet = await withUsername(t, 'expiring');
+    const expired = twitch.issueUserToken('expiring', { expiresInSeconds: -5 });
+    const res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken: expired });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      error: 'platform_token_invalid',
+      message: 'Your Twitch authorization has expired or was revoked. Please authorize with Twitch again.',
+    });
+  });
+
+  it('Twitch rate limiting answers 429 with Retry-After; an outage or a malformed answer 502', async () => {
+    const wallet = await withUsername(t, 'busy');
+    const accessToken = twitch.issueUserToken('busy');
+    twitch.fail('/oauth2/validate', { status: 429, headers: { 'retry-after': '12' } });
+    let res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('12');
+    expect(res.body.message).toBe('Twitch is limiting requests; please try again in 12 seconds');
+    twitch.fail('/oauth2/validate', { delayMs: 1500 });
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    expect([res.status, res.body.message]).toEqual([502, 'Twitch could not be reached; please try again']);
+    twitch.fail('/oauth2/validate', { status: 200, body: '{}' });
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    expect([res.status, res.body.message]).toEqual([
+      502,
+      'Twitch gave an unexpected answer; please try again',
+    ]);
+    // Nothing was lost: the same token verifies once Twitch answers again.
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    expect(res.status).toBe(200);
+  });
+
+  it('one verified owner per Twitch account: a second wallet gets 409, also through the database', async () => {
+    const first = await withUsername(t, 'Popular');
+    expect(
+      (
+        await as(t, first).post('/verify-streamer', {
+          platform: 'twitch',
+          accessToken: twitch.issueUserToken('popular'),
+        })
+      ).status,
+    ).toBe(200);
+    const second = await withUsername(t, 'popular');
+    const res = await as(t, second).post('/verify-streamer', {
+      platform: 'twitch',
+      accessToken: twitch.issueUserToken('popular'),
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('This Twitch account is already verified by another wallet');
+    // The rule holds in PostgreSQL itself, whatever the code does.
+    await expect(
+      adminQuery(
+        t.databaseUrl,
+        `UPDATE platform_accounts SET is_verified = true WHERE wallet = $1 AND platform = 'twitch'`,
+        [second],
+      ),
+    ).rejects.toThrow(/platform_accounts_one_verified_owner/);
+  });
+});
+
+describe('TikTok verification (a code in the bio)', () => {
+  async function tiktokWallet(app: TestApp, username: string) {
+    const wallet = newWallet();
+    await as(app, wallet).post('/update-streamer-username', { platform: 'tiktok', username });
+    return wallet;
+  }
+
+  it('generates a code that expires in 15 minutes, and verifies once the bio carries it', async () => {
+    tiktok.addUser('biouser', 'just vibes');
+    const wallet = await tiktokWallet(t, '@BioUser');
+    const gen = await as(t, wallet).post('/streamer-validation', { platform: 'tiktok', wallet });
+    expect(gen.status).toBe(200);
+    expect(gen.body.success).toBe(true);
+    expect(gen.body.verificationCode).toMatch(/^STRM-[A-Z2-9]{8}$/);
+    expect(gen.body.message).toContain(gen.body.verificationCode);
+    expect(Date.parse(gen.body.expiresAt) - t.clock.now().getTime()).toBe(15 * 60_000);
+
+    let res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
+    expect([res.status, res.body.message]).toEqual([
+      400,
+      'The verification code was not found in your TikTok bio. Save it in your bio, then verify again.',
+    ]);
+    tiktok.setBio('biouser', `just vibes ${gen.body.verificationCode}`);
+    res = await as(t, wallet).post('/verify-streamer', {
+      platform: 'tiktok',
+      verificationCode: gen.body.verificationCode,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      message: 'Your TikTok account is verified',
+      isVerified: true,
+    });
+    expect((await as(t, wallet).get('/streamer-platforms')).body.platforms[0]).toEqual({
+      platform: 'tiktok',
+      isVerified: true,
+      username: 'biouser',
+    });
+    res = await as(t, wallet).post('/streamer-validation', { platform: 'tiktok', wallet });
+    expect([res.status, res.body.message]).toEqual([409, 'Your TikTok account is already verified']);
+  });
+
+  it('an expired code is refused (410) and a new one works', async () => {
+    tiktok.addUser('slowuser');
+    const wallet = await tiktokWallet(t, 'slowuser');
+    const first = await as(t, wallet).post('/streamer-validation', { platform: 'tiktok', wallet });
+    tiktok.setBio('slowuser', first.body.verificationCode);
+    t.clock.advance(15 * 60_000 + 1);
+    let res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
+    expect([res.status, res.body.message]).toEqual([
+      410,
+      'Your verification code has expired. Please generate a new code.',
+    ]);
+    const second = await as(t, wallet).post('/streamer-validation', { platform: 'tiktok', wallet });
+    tiktok.setBio('slowuser', second.body.verificationCode);
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
+    expect(res.status).toBe(200);
+  });
+
+  it('refusals: no username, no code, a code hint that is not ours, another wallet, Twitch', async () => {
+    const noName = newWallet();
+    let res = await as(t, noName).post('/streamer-validation', { platform: 'tiktok', wallet: noName });
+    expect([res.status, res.body.message]).toEqual([400, 'Please enter your TikTok username.']);
+    res = await as(t, noName).post('/streamer-validation', { platform: 'tiktok', wallet: newWallet() });
+    expect(res.status).toBe(403);
+    res = await as(t, noName).post('/streamer-validation', { platform: 'twitch', wallet: noName });
+    expect([res.status, res.body.message]).toEqual([
+      400,
+      'Twitch accounts are verified by authorizing with Twitch',
+    ]);
+
+    tiktok.addUser('hintuser');
+    const wallet = await tiktokWallet(t, 'hintuser');
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
+    expect([res.status, res.body.message]).toEqual([400, 'Please generate a verification code first']);
+    await as(t, wallet).post('/streamer-validation', { platform: 'tiktok', wallet });
+    res = await as(t, wallet).post('/verify-streamer', {
+      platform: 'tiktok',
+      verificationCode: 'STRM-WRONGONE',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^This is not the verification code generated for your account/);
+  });
+
+  it('TikTok failures: unknown user 404, rate limit 429 with Retry-After, timeout 502; the code survives them', async () => {
+    const ghost = await tiktokWallet(t, 'ghost_user_x');
+    await as(t, ghost).post('/streamer-validation', { platform: 'tiktok', wallet: ghost });
+    let res = await as(t, ghost).post('/verify-streamer', { platform: 'tiktok' });
+    expect([res.status, res.body.message]).toEqual([
+      404,
+      'TikTok user not found. Check the username and try again.',
+    ]);
+
+    tiktok.addUser('flaky');
+    const wallet = await tiktokWallet(t, 'flaky');
+    const gen = await as(t, wallet).post('/streamer-validation', { platform: 'tiktok', wallet });
+    tiktok.setBio('flaky', gen.body.verificationCode);
+    tiktok.fail('/@flaky', { status: 429, headers: { 'retry-after': '30' } });
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
+    expect([res.status, res.headers['retry-after']]).toEqual([429, '30']);
+    tiktok.fail('/@flaky', { delayMs: 1500 });
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
+    expect([res.status, res.body.message]).toEqual([502, 'TikTok could not be reached; please try again']);
+    res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
+    expect(res.status).toBe(200);
+  });
+
+  it('one verified owner per TikTok account; changing username unverifies', async () => {
+    tiktok.addUser('shared');
+    const owner = await tiktokWallet(t, 'shared');
+    const code = (await as(t, owner).post('/streamer-validation', { platform: 'tiktok', wallet: owner })).body
+      .verificationCode;
+    tiktok.setBio('shared', code);
+    expect((await as(t, owner).post('/verify-streamer', { platform: 'tiktok' })).status).toBe(200);
+
+    const other = await tiktokWallet(t, '@SHARED');
+    const res = await as(t, other).post('/streamer-validation', { platform: 'tiktok', wallet: other });
+    expect([res.status, res.body.message]).toEqual([
+      409,
+      'This TikTok account is already verified by another wallet',
+    ]);
+
+    const renamed = await as(t, owner).post('/update-streamer-username', {
+      platform: 'tiktok',
+      username: 'newname',
+    });
+    expect(renamed.body).toEqual({
+      success: true,
+      platform: 'tiktok',
+      username: 'newname',
+      isVerified: false,
+    });
+  });
+});
+
+describe('POST /tiktok/exchange-code (the TikTok API flag)', () => {
+  it('is off by default: 404 with a clear message', async () => {
+    const res = await as(t, newWallet()).post('/tiktok/exchange-code', { code: 'abc' });
+    expect([res.status, res.body.message]).toEqual([404, 'TikTok sign-in is not enabled on this server']);
+  });
+
+  it('when on, exchanges the code and verifies the TikTok username it names', async () => {
+    tiktok.addUser('CodeFlow');
+    const wallet = newWallet();
+    const res = await as(oauth, wallet).post('/tiktok/exchange-code', { code: tiktok.issueCode('codeflow') });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      username: 'codeflow',
+      message: 'Your TikTok account is verified',
+    });
+    expect(res.body.access_token).toMatch(/^act\./);
+    expect((await as(oauth, wallet).get('/streamer-platforms')).body.platforms[0]).toEqual({
+      platform: 'tiktok',
+      isVerified: true,
+      username: 'codeflow',
+    });
+  });
+
+  it('a bad or used code gives the spec message', async () => {
+    const res = await as(oauth, newWallet()).post('/tiktok/exchange-code', { code: 'stale' });
+    expect([res.status, res.body.message]).toEqual([400, 'Failed to exchange code for token']);
+    expect((await as(oauth, newWallet()).post('/tiktok/exchange-code', {})).status).toBe(400);
+  });
+});

@@ -1,0 +1,150 @@
+// Twitch live detection through the engine: a real server (Socket.IO, PostgreSQL, the local chain) whose
+// Twitch adapter polls the fake Twitch; the client is socket.io-client as the browser's.
+import { FakeTwitch } from '@strm/testing';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
+import {
+  activatedWallet,
+  type Client,
+  connect,
+  type EngineServer,
+  next,
+  request as socketRequest,
+  startEngineServer,
+  startTestChain,
+  type TestChain,
+  verifiedDemoAccount,
+  waitFor,
+} from './engine-harness.ts';
+
+const POLL_MS = 1000;
+const twitch = new FakeTwitch();
+let chain: TestChain;
+let server: EngineServer;
+beforeAll(async () => {
+  await twitch.start();
+  chain = await startTestChain();
+  server = await startEngineServer(chain, {
+    env: { ...twitch.env(), TWITCH_POLL_INTERVAL_MS: String(POLL_MS), PLATFORM_HTTP_TIMEOUT_MS: '300' },
+  });
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  await server?.drop();
+  await chain?.stop();
+  await twitch.stop();
+});
+
+/** A wallet with Tier 1 active, its Twitch account verified through the REST flow, and a socket. */
+async function twitchStreamer(login: string) {
+  const { keypair, signature } = await activatedWallet(chain);
+  const wallet = keypair.publicKey.toBase58();
+  const auth = `Bearer ${issueAuthToken(server.config, wallet, server.clock)}`;
+  await request(server.app.app)
+    .post('/api/v1/update-streamer-username')
+    .set('Authorization', auth)
+    .send({ platform: 'twitch', username: login })
+    .expect(200);
+  await request(server.app.app)
+    .post('/api/v1/verify-streamer')
+    .set('Authorization', auth)
+    .send({ platform: 'twitch', accessToken: twitch.issueUserToken(login) })
+    .expect(200);
+  const socket = await connect(server, wallet);
+  const activated = await socketRequest(socket, 'activate-tier', { signature, tier: 'Tier 1' }, [
+    'tier-activated',
+    'tier-error',
+  ]);
+  expect(activated.event).toBe('tier-activated');
+  return { wallet, login, socket };
+}
+
+const start = (s: { socket: Client; wallet: string; login: string }) =>
+  socketRequest(
+    s.socket,
+    'start-stream',
+    { platform: 'twitch', wallet: s.wallet, username: s.login, tier: 'Tier 1' },
+    ['stream-started', 'room-error', 'error', 'twitch:not-live'],
+  );
+
+describe('Twitch live detection in the engine', () => {
+  it('refuses to start while the channel is offline, with twitch:not-live', async () => {
+    const s = await twitchStreamer('offline_streamer');
+    const answer = await start(s);
+    expect(answer).toEqual({
+      event: 'twitch:not-live',
+      payload: { message: 'Your Twitch stream is not live. Go live on Twitch, then connect again.' },
+    });
+    s.socket.close();
+  });
+
+  it('a Twitch stream going offline ends the session within one poll interval', async () => {
+    const s = await twitchStreamer('going_offline');
+    twitch.setLive('going_offline', true, 40);
+    const started = await start(s);
+    expect(started.event).toBe('stream-started');
+    // Let one poll see it live, then go offline on Twitch.
+    await new Promise((r) => setTimeout(r, POLL_MS * 1.5));
+    const stopped = next(s.socket, 'stream-stopped', POLL_MS * 3);
+    const notLive = next(s.socket, 'twitch:not-live', POLL_MS * 3);
+    const offlineAt = Date.now();
+    twitch.setLive('going_offline', false);
+    const payload = await stopped;
+    const elapsed = Date.now() - offlineAt;
+    expect(payload).toMatchObject({ reason: 'not-live' });
+    expect((await notLive).message).toBe(
+      'Your Twitch stream is not live. Go live on Twitch, then connect again.',
+    );
+    expect(elapsed).toBeLessThan(POLL_MS + 300);
+    expect(server.app.mining.engine.isLive(s.wallet)).toBe(false);
+    const row = await server.prisma.miningSession.findFirst({ where: { wallet: s.wallet } });
+    expect(row?.endReason).toBe('not-live');
+    expect(row?.endedAt).not.toBeNull();
+    s.socket.close();
+  });
+
+  it('Twitch failing to answer (5xx, 429, timeouts) never ends a live session nor stalls the engine', async () => {
+    const s = await twitchStreamer('flaky_twitch');
+    twitch.setLive('flaky_twitch', true, 3);
+    expect((await start(s)).event).toBe('stream-started');
+    twitch.fail('/helix/streams', { status: 503, times: 1 });
+    twitch.fail('/helix/streams', { status: 429, headers: { 'retry-after': '1' }, times: 1 });
+    twitch.fail('/helix/streams', { delayMs: 2000, times: 1 });
+    const before = twitch.requests.filter((r) => r.url.pathname === '/helix/streams').length;
+    await waitFor(
+      () => twitch.requests.filter((r) => r.url.pathname === '/helix/streams').length >= before + 4,
+      10_000,
+    );
+    expect(server.app.mining.engine.isLive(s.wallet)).toBe(true);
+    // The engine still answers its sockets meanwhile.
+    const stop = await socketRequest(s.socket, 'stop-stream', { platform: 'twitch', wallet: s.wallet }, [
+      'stream-stopped',
+      'error',
+    ]);
+    expect(stop.event).toBe('stream-stopped');
+    s.socket.close();
+  });
+
+  it('one platform live at a time: live on the demo platform, Twitch is refused', async () => {
+    const s = await twitchStreamer('two_platforms');
+    await verifiedDemoAccount(server, s.wallet, 'demo_two_platforms');
+    server.demo.setLive('demo_two_platforms', true, 1);
+    twitch.setLive('two_platforms', true, 1);
+    const demo = await socketRequest(
+      s.socket,
+      'start-stream',
+      { platform: 'demo', wallet: s.wallet, username: 'demo_two_platforms', tier: 'Tier 1' },
+      ['stream-started', 'room-error', 'error'],
+    );
+    expect(demo.event).toBe('stream-started');
+    const answer = await start(s);
+    expect(answer).toEqual({
+      event: 'error',
+      payload: expect.objectContaining({
+        message: 'You are already mining in another tab or on another platform',
+      }),
+    });
+    s.socket.close();
+  });
+});
