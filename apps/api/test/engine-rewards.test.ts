@@ -1,9 +1,11 @@
 // Collecting rewards exactly once: the claim state machine against the local chain, balances checked on chain.
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { readKeypair } from '@strm/local-chain';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.ts';
+import { ClaimService } from '../src/services/rewards/claims.ts';
 import {
   activatedWallet,
   connect,
@@ -58,6 +60,31 @@ const collect = (s: Awaited<ReturnType<typeof streamerWithPending>>, signature: 
   );
 
 describe('collect-rewards', () => {
+  it('with the RPC unreachable answers an error and keeps the pending reward', async () => {
+    const s = await streamerWithPending();
+    const signature = await selfTransfer(chain, s.keypair);
+    const claims = new ClaimService({
+      prisma: server.prisma,
+      connection: new Connection('http://127.0.0.1:9', 'confirmed'),
+      clock: server.clock,
+      logger: createLogger('silent'),
+      treasury: async () => ({
+        owner: readKeypair(chain.local.info.keypairs.treasuryOwner),
+        mint: new PublicKey(chain.local.info.mint),
+        tokenAccount: treasury(),
+        decimals: 6,
+      }),
+      isLive: () => false,
+    });
+    await expect(claims.collect(s.wallet, signature)).rejects.toThrow('Failed to collect rewards');
+    const row = await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
+    expect(row.pendingRewardUnits).toBe(250_000n);
+    expect(await server.prisma.rewardClaim.count({ where: { wallet: s.wallet } })).toBe(0);
+    // The same request still works once the chain answers.
+    expect((await collect(s, signature)).event).toBe('rewards-collected');
+    s.socket.close();
+  });
+
   it('pays the pending amount from the treasury, once, and zeroes it', async () => {
     const s = await streamerWithPending();
     const before = await tokenUnits(chain, s.keypair.publicKey);
