@@ -8,6 +8,9 @@ pub mod instructions;
 pub mod state;
 
 use instructions::*;
+// The SBF build's memory and 128-bit helpers (see Cargo.toml).
+#[cfg(target_os = "solana")]
+use solana_compiler_builtins as _;
 
 declare_id!("6Q3Jp4p6LumZ3EYHkHceK53cXeHPjXyn1RwMYbWDp6Lg");
 
