@@ -72,7 +72,15 @@ export function createApp(deps: AppDeps): App {
   const api = express.Router();
   api.use(cors({ origin: config.webOrigins, credentials: false }));
   api.use(apiRateLimit(config.rateLimitPerMinute));
-  api.use(express.json({ limit: '32kb' }));
+  api.use(
+    express.json({
+      limit: '32kb',
+      // Webhook signatures (Twitch EventSub) are computed over the raw body.
+      verify: (req, _res, buf) => {
+        (req as unknown as { rawBody?: Buffer }).rawBody = buf;
+      },
+    }),
+  );
   api.use(apiRouter(deps, lifecycle, mining));
   api.use(notFoundHandler);
   app.use(API_BASE_PATH, api);

@@ -76,6 +76,11 @@ const envSchema = z.object({
   TWITCH_API_BASE_URL: httpUrl.default('https://api.twitch.tv'),
   TWITCH_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   TWITCH_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  TWITCH_EVENTSUB_CALLBACK_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  TWITCH_EVENTSUB_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(10, 'must be 10 to 100 characters').max(100, 'must be 10 to 100 characters').optional(),
+  ),
   TIKTOK_WEB_BASE_URL: httpUrl.default('https://www.tiktok.com'),
   TIKTOK_OPEN_API_BASE_URL: httpUrl.default('https://open.tiktokapis.com'),
   TIKTOK_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
@@ -151,6 +156,10 @@ function finalise(env: z.infer<typeof envSchema>) {
         /** The implicit grant's return page (spec §2: /callback on the web app). */
         redirectUri: env.TWITCH_REDIRECT_URI ?? `${webOrigins[0]}/callback`,
         pollIntervalMs: env.TWITCH_POLL_INTERVAL_MS,
+        /** EventSub webhooks (stream.offline) on top of polling, when a public callback URL is configured. */
+        eventSub: env.TWITCH_EVENTSUB_CALLBACK_URL
+          ? { callbackUrl: env.TWITCH_EVENTSUB_CALLBACK_URL, secret: env.TWITCH_EVENTSUB_SECRET ?? '' }
+          : undefined,
       },
       tiktok: {
         webBaseUrl: env.TIKTOK_WEB_BASE_URL.replace(/\/+$/, ''),
@@ -176,6 +185,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid environment variable ${name}: ${issue.message}`);
   }
   const config = finalise(parsed.data);
+  if (config.platforms.twitch.eventSub && !config.platforms.twitch.eventSub.secret) {
+    throw new ConfigError(
+      'Invalid environment variable TWITCH_EVENTSUB_SECRET: required with TWITCH_EVENTSUB_CALLBACK_URL',
+    );
+  }
   const problem = config.nodeEnv === 'production' ? productionProblem(config) : undefined;
   if (problem) throw new ConfigError(`Invalid environment variable ${problem[0]}: ${problem[1]}`);
   if (config.treasuryKeypairPath && !readable(config.treasuryKeypairPath)) {

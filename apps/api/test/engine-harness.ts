@@ -79,7 +79,7 @@ export const TEST_ENGINE_ENV = {
 
 export async function startEngineServer(
   chain: TestChain,
-  opts: { env?: Record<string, string>; clock?: FakeClock; databaseUrl?: string } = {},
+  opts: { env?: Record<string, string>; clock?: FakeClock; databaseUrl?: string; port?: number } = {},
 ): Promise<EngineServer> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config = loadConfig({
@@ -107,7 +107,7 @@ export async function startEngineServer(
   const maintenance = await watchMaintenance(db.url, app.io, createLogger('silent'), (status) =>
     app.mining.onMaintenance(status.is_maintenance),
   );
-  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => app.server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = app.server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,

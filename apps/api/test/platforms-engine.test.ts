@@ -1,6 +1,7 @@
 // Twitch live detection through the engine: a real server (Socket.IO, PostgreSQL, the local chain) whose
 // Twitch adapter polls the fake Twitch; the client is socket.io-client as the browser's.
-import { FakeTwitch } from '@strm/testing';
+import { createHmac } from 'node:crypto';
+import { FakeTwitch, freePort } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
@@ -22,14 +23,29 @@ const POLL_MS = 1000;
 const twitch = new FakeTwitch();
 let chain: TestChain;
 let server: EngineServer;
+/** The same product with EventSub configured and polling too slow to matter (10 minutes). */
+let pushed: EngineServer;
+const EVENTSUB_SECRET = 'eventsub-test-secret-0123';
 beforeAll(async () => {
   await twitch.start();
   chain = await startTestChain();
   server = await startEngineServer(chain, {
     env: { ...twitch.env(), TWITCH_POLL_INTERVAL_MS: String(POLL_MS), PLATFORM_HTTP_TIMEOUT_MS: '300' },
   });
+  const port = await freePort();
+  pushed = await startEngineServer(chain, {
+    port,
+    env: {
+      ...twitch.env(),
+      TWITCH_POLL_INTERVAL_MS: '600000',
+      TWITCH_EVENTSUB_CALLBACK_URL: `http://127.0.0.1:${port}/api/v1/twitch/eventsub`,
+      TWITCH_EVENTSUB_SECRET: EVENTSUB_SECRET,
+    },
+  });
 }, 180_000);
 afterAll(async () => {
+  await pushed?.close();
+  await pushed?.drop();
   await server?.close();
   await server?.drop();
   await chain?.stop();
@@ -37,21 +53,21 @@ afterAll(async () => {
 });
 
 /** A wallet with Tier 1 active, its Twitch account verified through the REST flow, and a socket. */
-async function twitchStreamer(login: string) {
+async function twitchStreamer(login: string, target: EngineServer = server) {
   const { keypair, signature } = await activatedWallet(chain);
   const wallet = keypair.publicKey.toBase58();
-  const auth = `Bearer ${issueAuthToken(server.config, wallet, server.clock)}`;
-  await request(server.app.app)
+  const auth = `Bearer ${issueAuthToken(target.config, wallet, target.clock)}`;
+  await request(target.app.app)
     .post('/api/v1/update-streamer-username')
     .set('Authorization', auth)
     .send({ platform: 'twitch', username: login })
     .expect(200);
-  await request(server.app.app)
+  await request(target.app.app)
     .post('/api/v1/verify-streamer')
     .set('Authorization', auth)
     .send({ platform: 'twitch', accessToken: twitch.issueUserToken(login) })
     .expect(200);
-  const socket = await connect(server, wallet);
+  const socket = await connect(target, wallet);
   const activated = await socketRequest(socket, 'activate-tier', { signature, tier: 'Tier 1' }, [
     'tier-activated',
     'tier-error',
@@ -146,5 +162,55 @@ describe('Twitch live detection in the engine', () => {
       }),
     });
     s.socket.close();
+  });
+});
+
+describe('Twitch EventSub (TWITCH_EVENTSUB_CALLBACK_URL set)', () => {
+  const sign = (id: string, timestamp: string, body: string, secret = EVENTSUB_SECRET) =>
+    `sha256=${createHmac('sha256', secret)
+      .update(id + timestamp + body)
+      .digest('hex')}`;
+  const post = (headers: Record<string, string>, body: string) =>
+    request(pushed.app.app)
+      .post('/api/v1/twitch/eventsub')
+      .set({ 'Content-Type': 'application/json', ...headers })
+      .send(body);
+
+  it('subscribes to stream.offline when a session starts, and ends it when Twitch pushes offline', async () => {
+    const s = await twitchStreamer('pushed_offline', pushed);
+    twitch.setLive('pushed_offline', true, 8);
+    expect((await start(s)).event).toBe('stream-started');
+    const user = twitch.users.get('pushed_offline');
+    const sub = await waitFor(() =>
+      twitch.subscriptions.find((x) => x.broadcasterId === user?.id && x.status === 'enabled'),
+    );
+    expect(sub.type).toBe('stream.offline');
+    const stopped = next(s.socket, 'stream-stopped', 5000);
+    const offlineAt = Date.now();
+    twitch.setLive('pushed_offline', false);
+    expect(await stopped).toMatchObject({ reason: 'not-live' });
+    // Polling runs every 10 minutes here: only the push can have ended it.
+    expect(Date.now() - offlineAt).toBeLessThan(2000);
+    s.socket.close();
+  });
+
+  it('refuses unsigned, wrongly signed and stale messages; a repeated message is ignored', async () => {
+    const body = JSON.stringify({ challenge: 'abc', subscription: { id: 'x', type: 'stream.offline' } });
+    const now = new Date().toISOString();
+    const headers = (id: string, timestamp: string, signature: string) => ({
+      'Twitch-Eventsub-Message-Id': id,
+      'Twitch-Eventsub-Message-Timestamp': timestamp,
+      'Twitch-Eventsub-Message-Signature': signature,
+      'Twitch-Eventsub-Message-Type': 'webhook_callback_verification',
+    });
+    expect((await post({}, body)).status).toBe(400);
+    expect((await post(headers('m1', now, sign('m1', now, body, 'another-secret-value')), body)).status).toBe(
+      403,
+    );
+    const old = new Date(Date.now() - 11 * 60_000).toISOString();
+    expect((await post(headers('m2', old, sign('m2', old, body)), body)).status).toBe(403);
+    const ok = await post(headers('m3', now, sign('m3', now, body)), body);
+    expect([ok.status, ok.text]).toEqual([200, 'abc']);
+    expect((await post(headers('m3', now, sign('m3', now, body)), body)).status).toBe(204);
   });
 });

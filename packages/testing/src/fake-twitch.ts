@@ -3,9 +3,11 @@
 //   as the user set with `authorizeAs` (the fake's "signed-in" Twitch user);
 // - GET  /oauth2/validate (Authorization: OAuth <token>): client_id, login, user_id, scopes, expires_in, or 401;
 // - POST /oauth2/token (grant_type=client_credentials): an app access token, or 403 for a wrong secret;
-// - GET  /helix/streams?user_login=…&user_id=… (Client-Id + Bearer app token): the live streams, or 401.
+// - GET  /helix/streams?user_login=…&user_id=… (Client-Id + Bearer app token): the live streams, or 401;
+// - POST /helix/eventsub/subscriptions (webhook transport): verifies the callback with a signed challenge as
+//   Twitch does, then delivers signed stream.offline notifications when a channel goes offline.
 // Control: in process (methods below) or over HTTP under /_fake (for a product run in another process).
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
 
 interface TwitchUser {
@@ -25,6 +27,16 @@ export class FakeTwitch extends FakeHttpServer {
   private readonly userTokens = new Map<string, UserToken>();
   private readonly appTokens = new Set<string>();
   private nextId = 41_000_000;
+  readonly subscriptions: Array<{
+    id: string;
+    type: string;
+    broadcasterId: string;
+    callback: string;
+    secret: string;
+    status: 'webhook_callback_verification_pending' | 'enabled' | 'webhook_callback_verification_failed';
+  }> = [];
+  /** Notifications delivered (status the callback answered). */
+  readonly deliveries: Array<{ type: string; status: number }> = [];
   /** The Twitch user who "authorises" in the popup (`authorizeAs`). */
   signedInLogin: string | null = null;
 
@@ -85,8 +97,98 @@ export class FakeTwitch extends FakeHttpServer {
 
   setLive(login: string, live: boolean, viewers = 0): void {
     const user = this.addUser(login);
+    const wasLive = this.live.has(user.id);
     if (live) this.live.set(user.id, viewers);
     else this.live.delete(user.id);
+    if (wasLive && !live) {
+      for (const sub of this.subscriptions) {
+        if (sub.type === 'stream.offline' && sub.broadcasterId === user.id && sub.status === 'enabled') {
+          void this.deliver(sub, 'notification', {
+            subscription: { id: sub.id, type: sub.type, version: '1', status: sub.status },
+            event: {
+              broadcaster_user_id: user.id,
+              broadcaster_user_login: user.login,
+              broadcaster_user_name: user.login,
+            },
+          });
+        }
+      }
+    }
+  }
+
+  /** Posts a signed EventSub message to the subscription's callback, as Twitch does. */
+  private async deliver(
+    sub: FakeTwitch['subscriptions'][number],
+    type: string,
+    payload: unknown,
+  ): Promise<{ status: number; text: string }> {
+    const id = randomUUID();
+    const timestamp = new Date().toISOString();
+    const body = JSON.stringify(payload);
+    const signature = `sha256=${createHmac('sha256', sub.secret)
+      .update(id + timestamp + body)
+      .digest('hex')}`;
+    try {
+      const res = await fetch(sub.callback, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'Twitch-Eventsub-Message-Id': id,
+          'Twitch-Eventsub-Message-Timestamp': timestamp,
+          'Twitch-Eventsub-Message-Signature': signature,
+          'Twitch-Eventsub-Message-Type': type,
+          'Twitch-Eventsub-Subscription-Type': sub.type,
+        },
+        body,
+      });
+      const text = await res.text();
+      this.deliveries.push({ type, status: res.status });
+      return { status: res.status, text };
+    } catch {
+      this.deliveries.push({ type, status: 0 });
+      return { status: 0, text: '' };
+    }
+  }
+
+  private subscribe(headers: import('node:http').IncomingHttpHeaders, body: string): Answer {
+    const token = /^Bearer (\S+)$/i.exec(headers.authorization ?? '')?.[1];
+    if (headers['client-id'] !== this.clientId || !token || !this.appTokens.has(token)) {
+      return { status: 401, body: { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' } };
+    }
+    const req = JSON.parse(body) as {
+      type: string;
+      condition: { broadcaster_user_id: string };
+      transport: { method: string; callback: string; secret: string };
+    };
+    const exists = this.subscriptions.find(
+      (s) =>
+        s.type === req.type &&
+        s.broadcasterId === req.condition.broadcaster_user_id &&
+        s.status !== 'webhook_callback_verification_failed',
+    );
+    if (exists)
+      return {
+        status: 409,
+        body: { error: 'Conflict', status: 409, message: 'subscription already exists' },
+      };
+    const sub = {
+      id: randomUUID(),
+      type: req.type,
+      broadcasterId: req.condition.broadcaster_user_id,
+      callback: req.transport.callback,
+      secret: req.transport.secret,
+      status: 'webhook_callback_verification_pending' as FakeTwitch['subscriptions'][number]['status'],
+    };
+    this.subscriptions.push(sub);
+    const challenge = randomBytes(16).toString('hex');
+    void this.deliver(sub, 'webhook_callback_verification', {
+      challenge,
+      subscription: { id: sub.id, type: sub.type, version: '1', status: sub.status },
+    }).then((r) => {
+      sub.status =
+        r.status === 200 && r.text === challenge ? 'enabled' : 'webhook_callback_verification_failed';
+    });
+    return { status: 202, body: { data: [{ id: sub.id, status: sub.status, type: sub.type }], total: 1 } };
   }
 
   protected route(method: string, path: string): Route | undefined {
@@ -95,6 +197,7 @@ export class FakeTwitch extends FakeHttpServer {
       'GET /oauth2/validate': (req) => this.validate(req.headers.authorization),
       'POST /oauth2/token': (_req, _url, body) => this.token(new URLSearchParams(body)),
       'GET /helix/streams': (req, url) => this.streams(req.headers, url),
+      'POST /helix/eventsub/subscriptions': (req, _url, body) => this.subscribe(req.headers, body),
       'POST /_fake/authorize-as': (_req, _url, body) => ({
         status: 200,
         body: this.authorizeAs(String(JSON.parse(body).login)),

@@ -89,6 +89,20 @@ export class LivePoller {
     }
   }
 
+  /** A change the platform pushed (a webhook): reported at once, as a poll would. */
+  report(key: string, status: LiveStatus): void {
+    const entry = this.watched.get(key);
+    if (!entry || entry.last?.live === status.live) return;
+    entry.last = status;
+    for (const listener of [...entry.listeners]) {
+      try {
+        listener(status);
+      } catch (err) {
+        this.logger.error({ err }, `${this.label} live listener failed`);
+      }
+    }
+  }
+
   stop() {
     this.stopTimer();
     this.watched.clear();

@@ -5,7 +5,7 @@
 // Why not @twurple/api + @twurple/auth: their request helper builds every URL from hard-coded hosts
 // (`https://api.twitch.tv/helix/`, `https://id.twitch.tv/oauth2/`), so they cannot be pointed at the fake
 // Twitch our tests run; the four calls we make are small enough to own, with their failures mapped here.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapter } from './adapter.ts';
@@ -24,7 +24,26 @@ export interface TwitchOptions {
   redirectUri: string;
   pollIntervalMs: number;
   httpTimeoutMs: number;
+  /** Webhook notifications (stream.offline) in addition to polling, with the secret Twitch signs them with. */
+  eventSub?: { callbackUrl: string; secret: string } | undefined;
 }
+
+/** What the EventSub webhook route answers. */
+export interface EventSubAnswer {
+  status: number;
+  /** text/plain (the verification challenge) when set. */
+  text?: string;
+}
+
+/** Twitch refuses notifications older than 10 minutes; so do we (replays). */
+const EVENTSUB_MAX_AGE_MS = 10 * 60_000;
+const eventSubSchema = z.object({
+  subscription: z.object({ id: z.string(), type: z.string(), status: z.string().optional() }),
+  challenge: z.string().optional(),
+  event: z
+    .object({ broadcaster_user_id: z.string(), broadcaster_user_login: z.string().optional() })
+    .optional(),
+});
 
 const validateSchema = z.object({
   client_id: z.string(),
@@ -58,6 +77,10 @@ export class TwitchPlatform implements PlatformAdapter {
   readonly platform = 'twitch' as const;
   private readonly poller: LivePoller;
   private appToken: { token: string; expiresAtMs: number } | null = null;
+  /** Broadcasters with a stream.offline subscription requested (EventSub). */
+  private readonly subscribed = new Set<string>();
+  /** Message ids seen in the last 10 minutes (Twitch may deliver a notification twice). */
+  private readonly seenMessages = new Map<string, number>();
 
   constructor(
     private readonly options: TwitchOptions,
@@ -110,7 +133,97 @@ export class TwitchPlatform implements PlatformAdapter {
   }
 
   watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
+    if (this.options.eventSub && account.externalId) void this.subscribeOffline(account.externalId);
     return this.poller.watch(account, onChange);
+  }
+
+  /** Asks Twitch to push stream.offline for the broadcaster (once per process; 409 means it exists). */
+  private async subscribeOffline(broadcasterId: string): Promise<void> {
+    const eventSub = this.options.eventSub;
+    if (!eventSub || this.subscribed.has(broadcasterId)) return;
+    this.subscribed.add(broadcasterId);
+    const url = `${this.options.apiBaseUrl}/helix/eventsub/subscriptions`;
+    try {
+      const token = await this.applicationToken();
+      const res = await platformFetch(
+        LABEL,
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'Client-Id': this.options.clientId ?? '',
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify({
+            type: 'stream.offline',
+            version: '1',
+            condition: { broadcaster_user_id: broadcasterId },
+            transport: { method: 'webhook', callback: eventSub.callbackUrl, secret: eventSub.secret },
+          }),
+          timeoutMs: this.options.httpTimeoutMs,
+        },
+        this.logger,
+      );
+      if (res.status !== 202 && res.status !== 409) {
+        this.subscribed.delete(broadcasterId);
+        this.logger.warn(
+          { status: res.status, body: res.text.slice(0, 200) },
+          'EventSub subscription refused',
+        );
+      }
+    } catch (err) {
+      this.subscribed.delete(broadcasterId);
+      this.logger.warn({ err, broadcasterId }, 'EventSub subscription failed; polling continues');
+    }
+  }
+
+  /**
+   * POST /twitch/eventsub: checks Twitch's HMAC signature over id + timestamp + raw body, refuses old or
+   * repeated messages, answers the verification challenge, and reports stream.offline at once.
+   */
+  handleEventSub(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): EventSubAnswer {
+    const eventSub = this.options.eventSub;
+    if (!eventSub) return { status: 404 };
+    const header = (name: string) => {
+      const v = headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const id = header('twitch-eventsub-message-id');
+    const timestamp = header('twitch-eventsub-message-timestamp');
+    const signature = header('twitch-eventsub-message-signature');
+    const type = header('twitch-eventsub-message-type');
+    if (!id || !timestamp || !signature || !type) return { status: 400 };
+    const expected = `sha256=${createHmac('sha256', eventSub.secret).update(id).update(timestamp).update(rawBody).digest('hex')}`;
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) {
+      this.logger.warn({ id }, 'EventSub message with a bad signature refused');
+      return { status: 403 };
+    }
+    const now = Date.now();
+    const at = Date.parse(timestamp);
+    if (Number.isNaN(at) || Math.abs(now - at) > EVENTSUB_MAX_AGE_MS) return { status: 403 };
+    for (const [seen, seenAt] of this.seenMessages)
+      if (now - seenAt > EVENTSUB_MAX_AGE_MS) this.seenMessages.delete(seen);
+    if (this.seenMessages.has(id)) return { status: 204 };
+    this.seenMessages.set(id, now);
+    let parsed: z.infer<typeof eventSubSchema>;
+    try {
+      parsed = eventSubSchema.parse(JSON.parse(rawBody.toString('utf8')));
+    } catch {
+      return { status: 400 };
+    }
+    if (type === 'webhook_callback_verification') return { status: 200, text: parsed.challenge ?? '' };
+    if (type === 'revocation') {
+      this.logger.warn({ subscription: parsed.subscription }, 'Twitch revoked an EventSub subscription');
+      const broadcaster = parsed.event?.broadcaster_user_id;
+      if (broadcaster) this.subscribed.delete(broadcaster);
+      return { status: 204 };
+    }
+    if (type === 'notification' && parsed.subscription.type === 'stream.offline' && parsed.event) {
+      this.poller.report(`id:${parsed.event.broadcaster_user_id}`, { live: false, viewers: 0 });
+    }
+    return { status: 204 };
   }
 
   /** Checks every watched channel now (tests; a push notification). */

@@ -38,6 +38,14 @@ export function platformsRouter(deps: AppDeps, mining: Mining): Router {
     res.json({ url: mining.twitch.authorizeUrl() });
   });
 
+  // Twitch EventSub webhook (no bearer token: Twitch signs it with TWITCH_EVENTSUB_SECRET).
+  router.post('/twitch/eventsub', (req, res) => {
+    const raw = (req as unknown as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);
+    const answer = mining.twitch.handleEventSub(req.headers, raw);
+    if (answer.text !== undefined) res.status(answer.status).type('text/plain').send(answer.text);
+    else res.status(answer.status).end();
+  });
+
   router.get('/streamer-platforms', auth, async (req, res) => {
     assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
     res.json({ success: true, platforms: await accounts.statuses(walletOf(req)) });
