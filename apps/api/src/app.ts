@@ -13,6 +13,7 @@ import { Lifecycle } from './lifecycle.ts';
 import { httpMetrics, requestLogging } from './observability/http.ts';
 import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
 import { apiRouter } from './routes/index.ts';
+import { faucetNotFound } from './services/faucet.ts';
 import { socketHandshake } from './socket/handshake.ts';
 import { createMining, type Mining } from './services/mining/index.ts';
 import { registerMiningSockets, socketEvents } from './socket/index.ts';
@@ -72,6 +73,9 @@ export function createApp(deps: AppDeps): App {
   const api = express.Router();
   api.use(cors({ origin: config.webOrigins, credentials: false }));
   api.use(apiRateLimit(config.rateLimitPerMinute));
+  // The dev faucet exists only beside the project's local chain; elsewhere its path is unknown (404)
+  // whatever the request, answered before the body is even parsed.
+  if (!deps.localChain) api.use('/dev/faucet', () => faucetNotFound());
   api.use(
     express.json({
       limit: '32kb',

@@ -65,5 +65,15 @@ describe('with the local chain', () => {
       .send({ wallet: Keypair.generate().publicKey.toBase58() });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'not_found', message: 'The faucet exists only on the local chain' });
+    // Not there whatever is sent: no validation or parse error to probe it with, no other method.
+    const probes = [
+      request(withoutFaucet.app).post('/api/v1/dev/faucet').send({ wallet: 'nope' }),
+      request(withoutFaucet.app)
+        .post('/api/v1/dev/faucet')
+        .set('Content-Type', 'application/json')
+        .send('{nope'),
+      request(withoutFaucet.app).get('/api/v1/dev/faucet'),
+    ];
+    for (const probe of probes) expect((await probe).status).toBe(404);
   });
 });

@@ -24,18 +24,21 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
     res.type('application/json').send(mining.tiers.json());
   });
 
-  router.post(
-    '/dev/faucet',
-    rateLimit({
-      windowMs: 60_000,
-      limit: 10,
-      message: { error: 'rate_limited', message: 'Too many faucet requests' },
-    }),
-    async (req, res) => {
-      const request = faucetRequestSchema.parse(req.body ?? {});
-      res.json(await runFaucet(deps.chain, deps.localChain, request));
-    },
-  );
+  const { localChain } = deps;
+  if (localChain) {
+    router.post(
+      '/dev/faucet',
+      rateLimit({
+        windowMs: 60_000,
+        limit: 10,
+        message: { error: 'rate_limited', message: 'Too many faucet requests' },
+      }),
+      async (req, res) => {
+        const request = faucetRequestSchema.parse(req.body ?? {});
+        res.json(await runFaucet(deps.chain, localChain, request));
+      },
+    );
+  }
 
   router.use(authRouter(deps));
   router.use(registrationsRouter(deps));

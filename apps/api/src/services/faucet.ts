@@ -3,13 +3,16 @@ import { type ChainInfo, fundWallet } from '@strm/local-chain';
 import type { Chain } from '../chain.ts';
 import { AppError } from '../http/app-error.ts';
 
+/** Only the project's local chain has a faucet; on devnet or mainnet its path does not exist. */
+export function faucetNotFound(): never {
+  throw AppError.notFound('The faucet exists only on the local chain');
+}
+
 export async function runFaucet(
   chain: Chain,
-  local: ChainInfo | undefined,
+  local: ChainInfo,
   request: { wallet: string; sol: number; strm: number },
 ) {
-  // Only the project's local chain has a faucet; on devnet or mainnet this path does not exist.
-  if (!local) throw AppError.notFound('The faucet exists only on the local chain');
   let wallet: PublicKey;
   try {
     wallet = new PublicKey(request.wallet);
