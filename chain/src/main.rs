@@ -4,6 +4,47 @@ mod pubsub;
 mod rpc;
 mod state;
 
+/// Tests count what each thread keeps allocated (see the leak test in `state`).
+#[cfg(test)]
+#[global_allocator]
+static ALLOCATOR: test_alloc::Counting = test_alloc::Counting;
+
+#[cfg(test)]
+mod test_alloc {
+    use std::{
+        alloc::{GlobalAlloc, Layout, System},
+        cell::Cell,
+    };
+
+    thread_local! { static NET: Cell<isize> = const { Cell::new(0) }; }
+
+    fn add(bytes: isize) {
+        let _ = NET.try_with(|n| n.set(n.get() + bytes));
+    }
+
+    /// Bytes this thread has allocated and not freed.
+    pub fn net_on_this_thread() -> isize {
+        NET.with(Cell::get)
+    }
+
+    pub struct Counting;
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            add(layout.size() as isize);
+            System.alloc(layout)
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            add(-(layout.size() as isize));
+            System.dealloc(ptr, layout)
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            add(new_size as isize - layout.size() as isize);
+            System.realloc(ptr, layout, new_size)
+        }
+    }
+}
+
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use anyhow::{Context, Result};
@@ -28,6 +69,28 @@ struct Args {
     /// Stop when standard input closes: a launcher that dies (even by SIGKILL) takes the chain with it.
     #[arg(long)]
     exit_on_stdin_close: bool,
+    /// Transactions kept in memory for getTransaction and getSignatureStatuses (the oldest are dropped).
+    #[arg(long, default_value_t = state::Limits::default().max_transactions)]
+    max_transactions: usize,
+    /// Events queued for each PubSub connection before it has to catch up from the transactions kept.
+    #[arg(long, default_value_t = state::Limits::default().event_queue)]
+    pubsub_queue: usize,
+    /// A PubSub connection that takes longer than this to accept a message is closed.
+    #[arg(long, default_value_t = 10_000)]
+    pubsub_send_timeout_ms: u64,
+}
+
+/// A fresh random token for the cheat codes, written for this run only to <data-dir>/cheat-token (0600).
+fn write_cheat_token(data_dir: &std::path::Path) -> Result<String> {
+    use std::{io::Read, io::Write, os::unix::fs::OpenOptionsExt};
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let path = data_dir.join("cheat-token");
+    let _ = std::fs::remove_file(&path);
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path)?;
+    file.write_all(token.as_bytes())?;
+    Ok(token)
 }
 
 async fn stdin_closed() {
@@ -66,7 +129,12 @@ async fn main() -> Result<()> {
     if args.reset && ledger.exists() {
         std::fs::remove_file(&ledger)?;
     }
-    let chain = state::Chain::start(&ledger).await?;
+    let limits = state::Limits { max_transactions: args.max_transactions, event_queue: args.pubsub_queue };
+    let chain = state::Chain::start(&ledger, limits).await?;
+    let cheats = rpc::Cheats {
+        token: write_cheat_token(&args.data_dir).context("writing the cheat token")?,
+        listen_host: args.host.to_ascii_lowercase(),
+    };
 
     let rpc_addr: SocketAddr = format!("{}:{}", args.host, args.rpc_port).parse()?;
     let ws_addr: SocketAddr = format!("{}:{}", args.host, args.rpc_port + 1).parse()?;
@@ -104,10 +172,11 @@ async fn main() -> Result<()> {
     let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
-    let rpc_server = axum::serve(rpc, rpc::router(chain.clone())).with_graceful_shutdown(wait(stop_rx.clone()));
+    let rpc_server = axum::serve(rpc, rpc::router(chain.clone(), cheats)).with_graceful_shutdown(wait(stop_rx.clone()));
     let (live_tx, mut live_rx) = tokio::sync::mpsc::channel::<()>(1);
-    let ws_server =
-        axum::serve(ws, pubsub::router(chain.clone(), stop_rx.clone(), live_tx)).with_graceful_shutdown(wait(stop_rx));
+    let send_timeout = Duration::from_millis(args.pubsub_send_timeout_ms);
+    let ws_server = axum::serve(ws, pubsub::router(chain.clone(), stop_rx.clone(), live_tx, send_timeout))
+        .with_graceful_shutdown(wait(stop_rx));
     let servers = tokio::spawn(async move { tokio::join!(rpc_server, ws_server) });
 
     shutdown_signal(args.exit_on_stdin_close).await;

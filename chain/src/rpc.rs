@@ -4,8 +4,8 @@ use std::{str::FromStr, sync::Arc};
 
 use axum::{
     extract::State,
-    http::StatusCode,
-    response::IntoResponse,
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
     routing::{get, post},
     Json, Router,
 };
@@ -15,7 +15,7 @@ use solana_account_decoder::{
     encode_ui_account,
     parse_account_data::{AccountAdditionalDataV3, SplTokenAdditionalDataV2},
     parse_token::token_amount_to_ui_amount_v3,
-    UiAccountEncoding,
+    UiAccountEncoding, UiDataSliceConfig, MAX_BASE58_BYTES,
 };
 use solana_rpc_client_api::filter::RpcFilterType;
 use solana_sdk::{
@@ -31,6 +31,12 @@ pub const VERSION: &str = "2.3.13";
 /// The largest account there can be (10 MiB).
 const MAX_PERMITTED_DATA_LENGTH: u64 = 10 * 1024 * 1024;
 
+/// Requests in one JSON-RPC batch; a larger batch is refused whole (it would hold the chain for as long).
+pub const MAX_BATCH: usize = 100;
+
+/// The header that carries the cheat token (see `Cheats`).
+pub const CHEAT_TOKEN_HEADER: &str = "x-strm-cheat-token";
+
 /// A JSON-RPC error with the standard codes (agave's where it has its own).
 pub struct RpcError {
     pub code: i64,
@@ -39,7 +45,7 @@ pub struct RpcError {
 }
 
 impl RpcError {
-    fn invalid_params(message: impl Into<String>) -> Self {
+    pub(crate) fn invalid_params(message: impl Into<String>) -> Self {
         RpcError { code: -32602, message: message.into(), data: None }
     }
     fn internal(message: impl std::fmt::Display) -> Self {
@@ -58,40 +64,104 @@ impl From<anyhow::Error> for RpcError {
 
 type RpcResult = Result<Value, RpcError>;
 
+/// Who may call the local cheat codes (`strm_*`): a caller that read this run's token from the chain's data
+/// directory (a web page the developer visits cannot), naming the chain by a loopback address (a page
+/// that rebinds its own DNS name to 127.0.0.1 cannot send that Host).
+#[derive(Clone)]
+pub struct Cheats {
+    pub token: String,
+    /// The address the chain listens on, also accepted as Host when it is not a wildcard.
+    pub listen_host: String,
+}
+
+impl Cheats {
+    fn allowed(&self, headers: &HeaderMap) -> bool {
+        let token = headers.get(CHEAT_TOKEN_HEADER).map(|v| v.as_bytes()).unwrap_or_default();
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+        same_secret(token, self.token.as_bytes()) && self.loopback_host(host)
+    }
+
+    fn loopback_host(&self, host: &str) -> bool {
+        let name = match host.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or_default(),
+            None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+        };
+        let name = name.to_ascii_lowercase();
+        name == "localhost"
+            || name.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+            || (name == self.listen_host && !["0.0.0.0", "::"].contains(&name.as_str()))
+    }
+}
+
+/// Compares without stopping at the first difference, so timing tells nothing about the token.
+fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+    given.len() == expected.len() && given.iter().zip(expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+#[derive(Clone)]
+struct RpcServer {
+    chain: Arc<Chain>,
+    cheats: Cheats,
+}
+
 /// Browsers call RPC nodes from any origin (wallets, dapps); validators answer CORS permissively too.
-pub fn router(chain: Arc<Chain>) -> Router {
+pub fn router(chain: Arc<Chain>, cheats: Cheats) -> Router {
     Router::new()
         .route("/", post(handle))
         // A validator's health check for load balancers and scripts.
         .route("/health", get(|| async { "ok" }))
         .layer(tower_http::cors::CorsLayer::permissive())
-        .with_state(chain)
+        .with_state(RpcServer { chain, cheats })
 }
 
-async fn handle(State(chain): State<Arc<Chain>>, body: axum::body::Bytes) -> impl IntoResponse {
+/// JSON only, as an agave node answers: a form or text/plain post (which a web page may send to any
+/// address without asking) is refused before it is read.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+async fn handle(State(server): State<RpcServer>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    if !is_json(&headers) {
+        return (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Supplied content type is not allowed. Content-Type: application/json is required\n",
+        )
+            .into_response();
+    }
+    let chain = &server.chain;
+    let cheats = server.cheats.allowed(&headers);
     let request: Value = match serde_json::from_slice(&body) {
         Ok(v) => v,
-        Err(_) => return (StatusCode::OK, Json(error_response(Value::Null, -32700, "Parse error"))),
+        Err(_) => return Json(error_response(Value::Null, -32700, "Parse error")).into_response(),
     };
     let response = match request {
         Value::Array(batch) if batch.is_empty() => error_response(Value::Null, -32600, "Invalid request"),
+        Value::Array(batch) if batch.len() > MAX_BATCH => error_response(
+            Value::Null,
+            -32600,
+            &format!("Invalid request: a batch of {} requests is over the limit of {MAX_BATCH}", batch.len()),
+        ),
         Value::Array(batch) => {
             let mut out = Vec::with_capacity(batch.len());
             for item in batch {
-                out.push(handle_one(&chain, item).await);
+                out.push(handle_one(chain, item, cheats).await);
             }
             Value::Array(out)
         }
-        single => handle_one(&chain, single).await,
+        single => handle_one(chain, single, cheats).await,
     };
-    (StatusCode::OK, Json(response))
+    Json(response).into_response()
 }
 
 fn error_response(id: Value, code: i64, message: &str) -> Value {
     json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message }, "id": id })
 }
 
-async fn handle_one(chain: &Chain, request: Value) -> Value {
+async fn handle_one(chain: &Chain, request: Value, cheats: bool) -> Value {
     let id = request.get("id").cloned().unwrap_or(Value::Null);
     let Some(method) = request.get("method").and_then(Value::as_str) else {
         return error_response(id, -32600, "Invalid request");
@@ -101,7 +171,19 @@ async fn handle_one(chain: &Chain, request: Value) -> Value {
         Some(Value::Array(p)) => p.clone(),
         Some(_) => return error_response(id, -32602, "Invalid params: expected an array"),
     };
-    match dispatch(chain, method, &params).await {
+    let result = if method.starts_with("strm_") && !cheats {
+        Err(RpcError {
+            code: -32600,
+            message: format!(
+                "Invalid request: {method} is a local cheat code; send this run's token (<data-dir>/cheat-token) in \
+                 the {CHEAT_TOKEN_HEADER} header, to a loopback address"
+            ),
+            data: None,
+        })
+    } else {
+        dispatch(chain, method, &params).await
+    };
+    match result {
         Ok(result) => json!({ "jsonrpc": "2.0", "result": result, "id": id }),
         Err(e) => {
             let mut error = json!({ "code": e.code, "message": e.message });
@@ -144,13 +226,35 @@ fn with_context(chain: &Chain, value: Value) -> RpcResult {
 
 // ---- accounts -----------------------------------------------------------------------------------
 
+/// `dataSlice` of a request's config: the part of each account's data to return.
+pub fn data_slice_of(config: &Value, encoding: UiAccountEncoding) -> Result<Option<UiDataSliceConfig>, RpcError> {
+    let slice = match config.get("dataSlice") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(s) => serde_json::from_value::<UiDataSliceConfig>(s.clone())
+            .map_err(|e| RpcError::invalid_params(format!("Invalid params: dataSlice: {e}")))?,
+    };
+    if encoding == UiAccountEncoding::JsonParsed {
+        return Err(RpcError {
+            code: -32600,
+            message: "Sliced account data can only be encoded using binary (base 58) or base64 encoding.".into(),
+            data: None,
+        });
+    }
+    Ok(Some(slice))
+}
+
 pub async fn encode_account(
     chain: &Chain,
     address: &Pubkey,
     account: &Account,
     encoding: UiAccountEncoding,
+    slice: Option<UiDataSliceConfig>,
 ) -> RpcResult {
-    if encoding == UiAccountEncoding::Base58 && account.data.len() > 128 {
+    let returned = match slice {
+        Some(s) => s.length.min(account.data.len().saturating_sub(s.offset)),
+        None => account.data.len(),
+    };
+    if encoding == UiAccountEncoding::Base58 && returned > MAX_BASE58_BYTES {
         return Err(RpcError {
             code: -32600,
             message: "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.".into(),
@@ -168,17 +272,22 @@ pub async fn encode_account(
     } else {
         None
     };
-    serde_json::to_value(encode_ui_account(address, account, encoding, additional, None)).map_err(RpcError::internal)
+    serde_json::to_value(encode_ui_account(address, account, encoding, additional, slice)).map_err(RpcError::internal)
 }
 
-async fn account_or_null(chain: &Chain, address: &Pubkey, encoding: UiAccountEncoding) -> RpcResult {
+async fn account_or_null(
+    chain: &Chain,
+    address: &Pubkey,
+    encoding: UiAccountEncoding,
+    slice: Option<UiDataSliceConfig>,
+) -> RpcResult {
     match chain.account(address).await? {
-        Some(account) => encode_account(chain, address, &account, encoding).await,
+        Some(account) => encode_account(chain, address, &account, encoding, slice).await,
         None => Ok(Value::Null),
     }
 }
 
-fn parse_filters(config: &Value) -> Result<Vec<RpcFilterType>, RpcError> {
+pub fn parse_filters(config: &Value) -> Result<Vec<RpcFilterType>, RpcError> {
     match config.get("filters") {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(f) => {
@@ -187,7 +296,7 @@ fn parse_filters(config: &Value) -> Result<Vec<RpcFilterType>, RpcError> {
     }
 }
 
-fn matches(filters: &[RpcFilterType], account: &Account) -> bool {
+pub fn matches(filters: &[RpcFilterType], account: &Account) -> bool {
     filters.iter().all(|f| match f {
         RpcFilterType::DataSize(size) => account.data.len() as u64 == *size,
         RpcFilterType::Memcmp(memcmp) => memcmp.bytes_match(&account.data),
@@ -211,10 +320,16 @@ async fn program_accounts(
     Ok(out)
 }
 
-async fn keyed(chain: &Chain, accounts: Vec<(Pubkey, Account)>, encoding: UiAccountEncoding) -> RpcResult {
+async fn keyed(
+    chain: &Chain,
+    accounts: Vec<(Pubkey, Account)>,
+    encoding: UiAccountEncoding,
+    slice: Option<UiDataSliceConfig>,
+) -> RpcResult {
     let mut out = Vec::with_capacity(accounts.len());
     for (address, account) in accounts {
-        out.push(json!({ "pubkey": address.to_string(), "account": encode_account(chain, &address, &account, encoding).await? }));
+        let encoded = encode_account(chain, &address, &account, encoding, slice).await?;
+        out.push(json!({ "pubkey": address.to_string(), "account": encoded }));
     }
     Ok(Value::Array(out))
 }
@@ -396,13 +511,8 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
             let bytes = BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?;
             let message: VersionedMessage =
                 bincode::deserialize(&bytes).map_err(|_| RpcError::invalid_params("invalid message"))?;
-            let fee = match message {
-                VersionedMessage::Legacy(m) => chain.fee_for_message(m).await?,
-                VersionedMessage::V0(_) => {
-                    Some(crate::state::LAMPORTS_PER_SIGNATURE * u64::from(message_signatures(&bytes)))
-                }
-            };
-            with_context(chain, json!(fee))
+            message.sanitize().map_err(|e| RpcError::invalid_params(format!("invalid message: {e}")))?;
+            with_context(chain, json!(chain.fee_for_message(&message).await?))
         }
         "getMinimumBalanceForRentExemption" => {
             let size = param(params, 0)?
@@ -422,7 +532,8 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
         "getAccountInfo" => {
             let address = pubkey_param(params, 0)?;
             let encoding = encoding_of(config(params, 1), UiAccountEncoding::Base58)?;
-            let value = account_or_null(chain, &address, encoding).await?;
+            let slice = data_slice_of(config(params, 1), encoding)?;
+            let value = account_or_null(chain, &address, encoding, slice).await?;
             with_context(chain, value)
         }
         "getMultipleAccounts" => {
@@ -433,10 +544,11 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
                 return Err(RpcError::invalid_params("Too many inputs provided; max 100"));
             }
             let encoding = encoding_of(config(params, 1), UiAccountEncoding::Base64)?;
+            let slice = data_slice_of(config(params, 1), encoding)?;
             let mut values = Vec::with_capacity(list.len());
             for item in list {
                 let address = pubkey_param(std::slice::from_ref(item), 0)?;
-                values.push(account_or_null(chain, &address, encoding).await?);
+                values.push(account_or_null(chain, &address, encoding, slice).await?);
             }
             with_context(chain, Value::Array(values))
         }
@@ -444,8 +556,9 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
             let program = pubkey_param(params, 0)?;
             let config = config(params, 1);
             let encoding = encoding_of(config, UiAccountEncoding::Base64)?;
+            let slice = data_slice_of(config, encoding)?;
             let accounts = program_accounts(chain, &program, &parse_filters(config)?).await?;
-            let value = keyed(chain, accounts, encoding).await?;
+            let value = keyed(chain, accounts, encoding, slice).await?;
             if config.get("withContext").and_then(Value::as_bool).unwrap_or(false) {
                 with_context(chain, value)
             } else {
@@ -459,8 +572,9 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
                 UiAccountEncoding::Base64
             };
             let encoding = encoding_of(config(params, 2), default)?;
+            let slice = data_slice_of(config(params, 2), encoding)?;
             let accounts = token_accounts_by_owner(chain, params).await?;
-            let value = keyed(chain, accounts, encoding).await?;
+            let value = keyed(chain, accounts, encoding, slice).await?;
             with_context(chain, value)
         }
         "getTokenAccountBalance" => {
@@ -579,14 +693,5 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
             Ok(Value::Null)
         }
         _ => Err(RpcError::method_not_found(method)),
-    }
-}
-
-/// Number of required signatures in a serialized message (its first header byte, after a v0 prefix).
-fn message_signatures(bytes: &[u8]) -> u8 {
-    match bytes.first() {
-        Some(b) if b & 0x80 != 0 => bytes.get(1).copied().unwrap_or(1),
-        Some(b) => *b,
-        None => 1,
     }
 }

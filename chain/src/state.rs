@@ -2,7 +2,7 @@
 //! the real SPL Token / Associated Token programs, plus what an RPC node remembers (transactions, the
 //! addresses it has seen) and a ledger file so a restart keeps every account.
 use std::{
-    collections::{BTreeSet, HashMap},
+    collections::{BTreeSet, HashMap, VecDeque},
     path::{Path, PathBuf},
     sync::{
         atomic::{AtomicU64, Ordering},
@@ -21,7 +21,7 @@ use solana_sdk::{
     entrypoint::ProgramResult,
     epoch_schedule::EpochSchedule,
     hash::Hash,
-    message::Message,
+    message::{Message, VersionedMessage},
     program_pack::Pack,
     pubkey::Pubkey,
     signature::{Keypair, Signature, Signer},
@@ -33,10 +33,14 @@ use solana_transaction_status::{
 };
 use tokio::sync::{broadcast, Mutex};
 
-/// Anchor's entry takes one lifetime for the slice and its items; the runtime lends them for the call
-/// only, so the entry gets a leaked copy (small: one vector of account handles per instruction).
-fn mining_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
-    let accounts = Box::leak(Box::new(accounts.to_vec()));
+/// Anchor's entry wants the slice of accounts to live as long as the accounts themselves (`'info`); the
+/// runtime lends the slice for this call only. (A leaked copy per instruction used to bridge that, and
+/// grew the chain's memory with every instruction.)
+pub(crate) fn mining_entry<'info>(program_id: &Pubkey, accounts: &[AccountInfo<'info>], data: &[u8]) -> ProgramResult {
+    // SAFETY: the slice is valid for the whole call, and nothing borrowed for `'info` can outlive the call:
+    // the result holds no borrow, and a program has nowhere else to keep one ('static places only).
+    let accounts: &'info [AccountInfo<'info>] =
+        unsafe { std::slice::from_raw_parts(accounts.as_ptr(), accounts.len()) };
     mining::entry(program_id, accounts, data)
 }
 
@@ -48,15 +52,45 @@ pub const LAMPORTS_PER_SIGNATURE: u64 = 5_000;
 /// minute) and slots and block heights advance as on a cluster.
 pub const SLOT_DURATION: Duration = Duration::from_millis(400);
 
+/// What the chain keeps in memory, and how far a PubSub session may fall behind.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Transactions kept for getTransaction / getSignatureStatuses; the oldest are dropped first.
+    pub max_transactions: usize,
+    /// Events queued for each PubSub session; one that falls further behind is caught up from the
+    /// transactions kept (or closed, when those no longer reach back far enough).
+    pub event_queue: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_transactions: 50_000, event_queue: 4096 }
+    }
+}
+
+/// A transaction that landed (successfully or not), as PubSub tells it.
+#[derive(Debug)]
+pub struct Landed {
+    /// Landing order since the chain started, from 1.
+    pub seq: u64,
+    pub signature: Signature,
+    pub slot: u64,
+    pub err: Option<TransactionError>,
+    pub logs: Vec<String>,
+    pub keys: Vec<Pubkey>,
+}
+
 #[derive(Clone, Debug)]
 pub enum ChainEvent {
-    /// A transaction landed (successfully or not).
-    Transaction { signature: Signature, slot: u64, err: Option<TransactionError> },
+    Transaction(Arc<Landed>),
     /// These accounts may have changed.
-    Accounts(Vec<Pubkey>),
+    Accounts(Arc<[Pubkey]>),
+    /// A new slot began (the previous one is rooted at once: there is one bank and no forks).
+    Slot(u64),
 }
 
 pub struct StoredTx {
+    pub seq: u64,
     pub slot: u64,
     pub block_time: i64,
     pub transaction: VersionedTransaction,
@@ -93,8 +127,13 @@ pub enum SendError {
 
 #[derive(Default)]
 struct Memory {
+    /// Addresses of accounts that exist (or did when last seen): getProgramAccounts and the ledger walk them.
     known: BTreeSet<Pubkey>,
     txs: HashMap<Signature, StoredTx>,
+    /// The transactions kept, oldest first, by landing order.
+    order: VecDeque<(u64, Signature)>,
+    /// Transactions landed since the chain started (kept or not); the last one's `seq`.
+    landed: u64,
     dirty: bool,
 }
 
@@ -108,6 +147,7 @@ pub struct Chain {
     pub events: broadcast::Sender<ChainEvent>,
     pub genesis_hash: Hash,
     ledger: PathBuf,
+    limits: Limits,
     /// Slots are counted here over the one bank (see SLOT_DURATION), one per blockhash.
     slot: AtomicU64,
     last_blockhash: std::sync::Mutex<Hash>,
@@ -127,7 +167,7 @@ pub fn persistable(account: &Account) -> bool {
 }
 
 impl Chain {
-    pub async fn start(ledger: &Path) -> Result<Arc<Self>> {
+    pub async fn start(ledger: &Path, limits: Limits) -> Result<Arc<Self>> {
         let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
         pt.prefer_bpf(false);
         // The context's ticker registers a blockhash every 64 ticks: one per slot at this tick length.
@@ -153,9 +193,10 @@ impl Chain {
             faucet,
             memory: std::sync::Mutex::new(memory),
             tx_lock: Mutex::new(()),
-            events: broadcast::channel(1024).0,
+            events: broadcast::channel(limits.event_queue.max(1)).0,
             genesis_hash,
             ledger: ledger.to_path_buf(),
+            limits,
             slot: AtomicU64::new(0),
             last_blockhash: std::sync::Mutex::new(Hash::default()),
         });
@@ -173,7 +214,9 @@ impl Chain {
         }
         let _no_transaction = self.tx_lock.lock().await;
         let slot = self.slot.fetch_add(1, Ordering::SeqCst) + 1;
-        self.set_clock(&*self.ctx.lock().await, slot).await
+        self.set_clock(&*self.ctx.lock().await, slot).await?;
+        let _ = self.events.send(ChainEvent::Slot(slot));
+        Ok(())
     }
 
     async fn set_clock(&self, ctx: &ProgramTestContext, slot: u64) -> Result<()> {
@@ -188,9 +231,10 @@ impl Chain {
 
     /// Local development only: overwrite an account (as Surfpool's or Anvil's cheat codes do).
     pub async fn set_account(&self, address: Pubkey, account: Account) {
+        let _no_transaction = self.tx_lock.lock().await;
         self.ctx.lock().await.set_account(&address, &account.into());
         self.remember([address]);
-        let _ = self.events.send(ChainEvent::Accounts(vec![address]));
+        let _ = self.events.send(ChainEvent::Accounts(Arc::new([address])));
     }
 
     pub fn remember(&self, keys: impl IntoIterator<Item = Pubkey>) {
@@ -206,7 +250,38 @@ impl Chain {
 
     /// Transactions executed since the chain started (history is not kept across restarts).
     pub fn transaction_count(&self) -> u64 {
-        self.memory.lock().unwrap().txs.len() as u64
+        self.memory.lock().unwrap().landed
+    }
+
+    /// How many transactions have landed so far: the `seq` of the last one.
+    pub fn last_seq(&self) -> u64 {
+        self.memory.lock().unwrap().landed
+    }
+
+    /// The transactions that landed after `seq`, oldest first, for a PubSub session that fell behind; `None`
+    /// when some of them are no longer kept.
+    pub fn landed_since(&self, seq: u64) -> Option<Vec<Landed>> {
+        let memory = self.memory.lock().unwrap();
+        let first_kept = memory.order.front().map(|(s, _)| *s).unwrap_or(memory.landed + 1);
+        if seq + 1 < first_kept {
+            return None;
+        }
+        let start = memory.order.partition_point(|(s, _)| *s <= seq);
+        Some(
+            memory
+                .order
+                .range(start..)
+                .filter_map(|(_, signature)| memory.txs.get(signature))
+                .map(|tx| Landed {
+                    seq: tx.seq,
+                    signature: tx.transaction.signatures[0],
+                    slot: tx.slot,
+                    err: tx.meta.status.clone().err(),
+                    logs: tx.meta.log_messages.clone().unwrap_or_default(),
+                    keys: tx.transaction.message.static_account_keys().to_vec(),
+                })
+                .collect(),
+        )
     }
 
     pub fn with_tx<T>(&self, signature: &Signature, f: impl FnOnce(&StoredTx) -> T) -> Option<T> {
@@ -246,8 +321,27 @@ impl Chain {
         Ok(!matches!(result, Some(Err(TransactionError::BlockhashNotFound))))
     }
 
-    pub async fn fee_for_message(&self, message: Message) -> Result<Option<u64>> {
-        Ok(self.banks.get_fee_for_message(message).await?)
+    /// The fee a validator charges for a message (signatures and the priority fee), or `None` when its
+    /// blockhash is unknown. The bank prices legacy messages; a v0 message costs what the same
+    /// instructions and signers cost in a legacy one, so it is priced as that (the addresses its lookup
+    /// tables load are never programs, and a fee does not depend on them).
+    pub async fn fee_for_message(&self, message: &VersionedMessage) -> Result<Option<u64>> {
+        let legacy = match message {
+            VersionedMessage::Legacy(m) => m.clone(),
+            VersionedMessage::V0(m) => {
+                let loaded =
+                    m.address_table_lookups.iter().map(|l| l.writable_indexes.len() + l.readonly_indexes.len());
+                let mut account_keys = m.account_keys.clone();
+                account_keys.extend((0..loaded.sum::<usize>()).map(|_| Pubkey::new_unique()));
+                Message {
+                    header: m.header,
+                    account_keys,
+                    recent_blockhash: m.recent_blockhash,
+                    instructions: m.instructions.clone(),
+                }
+            }
+        };
+        Ok(self.banks.get_fee_for_message(legacy).await?)
     }
 
     /// Sends `lamports` from the genesis faucet; a real transaction, like a validator's faucet. Two equal
@@ -305,6 +399,8 @@ impl Chain {
         }
         let signature = tx.signatures[0];
         let keys = tx.message.static_account_keys().to_vec();
+        let signature_fees = LAMPORTS_PER_SIGNATURE * tx.signatures.len() as u64;
+        let fee = self.fee_for_message(&tx.message).await.ok().flatten().unwrap_or(signature_fees);
         let _guard = self.tx_lock.lock().await;
         let internal = |e: anyhow::Error| SendError::Internal(e.to_string());
         let pre = self.snapshot(&keys).await.map_err(internal)?;
@@ -325,7 +421,7 @@ impl Chain {
             self.banks.get_sysvar::<Clock>().await.map(|c| c.unix_timestamp).unwrap_or_else(|_| now_unix());
         let meta = TransactionStatusMeta {
             status: result.result.clone(),
-            fee: LAMPORTS_PER_SIGNATURE * tx.signatures.len() as u64,
+            fee,
             pre_balances: pre.lamports,
             post_balances: post.lamports,
             inner_instructions: Some(Vec::new()),
@@ -338,14 +434,24 @@ impl Chain {
             compute_units_consumed: Some(metadata.compute_units_consumed),
             cost_units: None,
         };
-        {
+        let landed = {
             let mut memory = self.memory.lock().unwrap();
-            memory.txs.insert(signature, StoredTx { slot, block_time, transaction: tx, meta });
+            memory.landed += 1;
+            let seq = memory.landed;
+            let logs = meta.log_messages.clone().unwrap_or_default();
+            memory.txs.insert(signature, StoredTx { seq, slot, block_time, transaction: tx, meta });
+            memory.order.push_back((seq, signature));
+            while memory.order.len() > self.limits.max_transactions.max(1) {
+                if let Some((_, oldest)) = memory.order.pop_front() {
+                    memory.txs.remove(&oldest);
+                }
+            }
             memory.known.extend(keys.iter().copied());
             memory.dirty = true;
-        }
-        let _ = self.events.send(ChainEvent::Transaction { signature, slot, err: result.result.err() });
-        let _ = self.events.send(ChainEvent::Accounts(keys));
+            Landed { seq, signature, slot, err: result.result.err(), logs, keys: keys.clone() }
+        };
+        let _ = self.events.send(ChainEvent::Transaction(Arc::new(landed)));
+        let _ = self.events.send(ChainEvent::Accounts(keys.into()));
         Ok(signature)
     }
 
@@ -394,11 +500,28 @@ impl Chain {
             memory.known.iter().copied().collect::<Vec<_>>()
         };
         let mut accounts = Vec::with_capacity(keys.len());
+        let mut gone = Vec::new();
         for key in keys {
-            if let Some(account) = self.account(&key).await? {
-                if persistable(&account) && key != self.faucet.pubkey() {
-                    accounts.push((key, account));
+            match self.account(&key).await? {
+                Some(account) if persistable(&account) && key != self.faucet.pubkey() => accounts.push((key, account)),
+                Some(_) => {}
+                // Addresses a transaction named but no account lives at (or no longer does) are forgotten,
+                // so what is walked here stays what exists.
+                None => gone.push(key),
+            }
+        }
+        if !gone.is_empty() {
+            // Checked again with no transaction or cheat running, which could bring one to life meanwhile.
+            let _no_transaction = self.tx_lock.lock().await;
+            let mut still_gone = Vec::with_capacity(gone.len());
+            for key in gone {
+                if self.account(&key).await?.is_none() {
+                    still_gone.push(key);
                 }
+            }
+            let mut memory = self.memory.lock().unwrap();
+            for key in still_gone {
+                memory.known.remove(&key);
             }
         }
         let tmp = self.ledger.with_extension("tmp");
@@ -422,4 +545,34 @@ fn no_simulation_details() -> solana_banks_interface::TransactionSimulationDetai
 struct Snapshot {
     lamports: Vec<u64>,
     tokens: Vec<TransactionTokenBalance>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_an_instruction_keeps_no_memory() {
+        let owner = Pubkey::new_unique();
+        let keys: Vec<Pubkey> = (0..256).map(|_| Pubkey::new_unique()).collect();
+        let mut lamports = vec![0u64; keys.len()];
+        let mut data = vec![Vec::<u8>::new(); keys.len()];
+        let accounts: Vec<AccountInfo> = keys
+            .iter()
+            .zip(lamports.iter_mut())
+            .zip(data.iter_mut())
+            .map(|((key, lamports), data)| AccountInfo::new(key, false, false, lamports, data, &owner, false, 0))
+            .collect();
+        // An instruction the program refuses at once (no discriminator); what matters is the call itself.
+        let call = || assert!(mining_entry(&mining::ID, &accounts, &[]).is_err());
+        call();
+        let before = crate::test_alloc::net_on_this_thread();
+        for _ in 0..50 {
+            call();
+        }
+        let kept = crate::test_alloc::net_on_this_thread() - before;
+        // A copy of the account list per call would keep 50 x 256 x 48 bytes (600 KiB); the program's log
+        // lines captured by the test harness are all that may stay.
+        assert!(kept < 64 * 1024, "{kept} bytes kept after 50 instructions");
+    }
 }

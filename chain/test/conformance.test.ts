@@ -43,7 +43,7 @@ import {
 import idl from '@strm/mining-client/idl/mining.json' with { type: 'json' };
 import BN from 'bn.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readKeypair, startLocalChain } from '../ts/index.ts';
+import { CHEAT_TOKEN_HEADER, readKeypair, startLocalChain } from '../ts/index.ts';
 import { openPubSub } from './pubsub-client.ts';
 import { freePortPair, rpc, startTestChain } from './support.ts';
 
@@ -143,10 +143,12 @@ describe('cluster basics', () => {
     });
     // The local cheat code sets state, never a program the chain runs on.
     expect(
-      await rpc(chain.rpcUrl, 'strm_setAccount', [
-        TOKEN_PROGRAM_ID.toBase58(),
-        { lamports: 1, owner: SystemProgram.programId.toBase58() },
-      ]),
+      await rpc(
+        chain.rpcUrl,
+        'strm_setAccount',
+        [TOKEN_PROGRAM_ID.toBase58(), { lamports: 1, owner: SystemProgram.programId.toBase58() }],
+        { [CHEAT_TOKEN_HEADER]: chain.cheatToken },
+      ),
     ).toMatchObject({ error: { code: -32602 } });
     // Still serving after all that, and a validator's HTTP health check answers too.
     expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
@@ -457,14 +459,19 @@ describe('the mining program through the TS client', () => {
     const data = Buffer.alloc(configInfo!.data.length);
     encoded.copy(data);
     expect(
-      await rpc(chain.rpcUrl, 'strm_setAccount', [
-        configPda().toBase58(),
-        {
-          lamports: configInfo!.lamports,
-          data: [data.toString('base64'), 'base64'],
-          owner: program.programId.toBase58(),
-        },
-      ]),
+      await rpc(
+        chain.rpcUrl,
+        'strm_setAccount',
+        [
+          configPda().toBase58(),
+          {
+            lamports: configInfo!.lamports,
+            data: [data.toString('base64'), 'base64'],
+            owner: program.programId.toBase58(),
+          },
+        ],
+        { [CHEAT_TOKEN_HEADER]: chain.cheatToken },
+      ),
     ).toMatchObject({ result: null });
     await expectProgramError(
       send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1'), [wallet]),

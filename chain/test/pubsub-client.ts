@@ -8,8 +8,11 @@ export interface PubSubClient {
   send(message: unknown): void;
   /** The next text message, parsed. */
   next(): Promise<Record<string, unknown>>;
-  /** The close code the server sent. */
+  /** The close code the server sent (1006 when it went without one). */
   closed: Promise<number>;
+  /** Stops reading the socket, as a slow client does (the server's sends back up); resume() reads on. */
+  pause(): void;
+  resume(): void;
   close(): void;
 }
 
@@ -77,6 +80,8 @@ export function openPubSub(wsUrl: string): Promise<PubSubClient> {
         }
       });
       socket.on('close', () => closeCode(1006));
+      // A server that drops the connection may reset it; that is a close like any other here.
+      socket.on('error', () => closeCode(1006));
       resolve({
         send: (message) => socket.write(frame(0x1, Buffer.from(JSON.stringify(message)))),
         next: () =>
@@ -86,6 +91,8 @@ export function openPubSub(wsUrl: string): Promise<PubSubClient> {
             else waiting.push(done);
           }),
         closed,
+        pause: () => socket.pause(),
+        resume: () => socket.resume(),
         close: () => socket.destroy(),
       });
     });

@@ -24,10 +24,11 @@ export async function rpc(
   url: string,
   method: string,
   params: unknown[] = [],
+  headers: Record<string, string> = {},
 ): Promise<Record<string, unknown>> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return (await res.json()) as Record<string, unknown>;

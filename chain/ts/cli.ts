@@ -1,10 +1,31 @@
 #!/usr/bin/env -S node --import tsx
-// `pnpm --filter @strm/local-chain start [--reset]`: the local chain on 127.0.0.1:8899/8900 until Ctrl-C.
-import { startLocalChain } from './index.ts';
+// `pnpm --filter @strm/local-chain start [--reset]`: the local chain until Ctrl-C, with its ledger and keys in
+// $DATA_DIR/chain (as the API keeps them; default <repo>/.data/chain), RPC on $LOCAL_CHAIN_PORT (default
+// 8899) and PubSub on the next port.
+import { resolve } from 'node:path';
+import { assertNotProduction, startLocalChain } from './index.ts';
 
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+try {
+  assertNotProduction();
+} catch (err) {
+  fail((err as Error).message);
+}
+const rpcPort = Number(process.env.LOCAL_CHAIN_PORT || 8899);
+if (!Number.isInteger(rpcPort) || rpcPort < 1 || rpcPort > 65_534)
+  fail(`Invalid environment variable LOCAL_CHAIN_PORT: ${process.env.LOCAL_CHAIN_PORT}`);
+// A relative DATA_DIR is taken from where the command was typed (pnpm runs this in chain/).
+const dataDir = process.env.DATA_DIR
+  ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR, 'chain')
+  : undefined;
 const chain = await startLocalChain({
+  dataDir,
   reset: process.argv.includes('--reset'),
-  rpcPort: Number(process.env.RPC_PORT ?? 8899),
+  rpcPort,
   onLog: (line) => console.log(line),
 });
 console.log(`local chain ready: ${chain.rpcUrl} (PubSub ${chain.wsUrl}), mint ${chain.info.mint}`);

@@ -3,10 +3,12 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection } from '@solana/web3.js';
+import { Connection, type PublicKey } from '@solana/web3.js';
+import { type AccountState, readCheatToken, setAccount } from './cheats.ts';
 import { type ChainInfo, ensureGenesis } from './genesis.ts';
 
 export type { ChainInfo } from './genesis.ts';
+export { type AccountState, CHEAT_TOKEN_HEADER, readCheatToken, setAccount } from './cheats.ts';
 export { fundWallet } from './faucet.ts';
 export { readKeypair } from './keys.ts';
 
@@ -22,6 +24,8 @@ export interface LocalChainOptions {
   reset?: boolean;
   /** Run `cargo build` first (default); a caller that just built can skip the up-to-date check. */
   build?: boolean;
+  /** Memory bounds (the chain's defaults otherwise: 50,000 transactions kept, 4096 queued events, 10 s). */
+  limits?: { maxTransactions?: number; pubsubQueue?: number; pubsubSendTimeoutMs?: number };
   onLog?: (line: string) => void;
 }
 
@@ -30,16 +34,37 @@ export interface LocalChain {
   wsUrl: string;
   info: ChainInfo;
   connection: Connection;
+  /** This run's token for the cheat codes (also in <data dir>/cheat-token). */
+  cheatToken: string;
+  /** The `strm_setAccount` cheat code: overwrites a state account. */
+  setAccount(address: PublicKey | string, account: AccountState): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** Refuses to run a development chain (with its faucet keys and cheat codes) in production. */
+export function assertNotProduction(): void {
+  if (process.env.NODE_ENV === 'production')
+    throw new Error(
+      'The local chain is for development and tests only and does not run with NODE_ENV=production; ' +
+        'set SOLANA_RPC_URL (and SOLANA_WS_URL) to a real cluster',
+    );
+}
+
+/**
+ * The chain's executable: STRM_LOCAL_CHAIN_BINARY when set (a prebuilt one, which is then never rebuilt),
+ * else cargo's in the shared target dir. Worktrees of one repository share that target dir and cargo names
+ * the workspace's artifacts alike in all of them, so a test that must run exactly its own build copies it
+ * away and names it here.
+ */
 export function binaryPath(): string {
+  if (process.env.STRM_LOCAL_CHAIN_BINARY) return process.env.STRM_LOCAL_CHAIN_BINARY;
   const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache', 'strm-target');
   return join(target, 'debug', 'strm-local-chain');
 }
 
 /** Builds the chain (a no-op when it is up to date) with the project's shared cargo target dir. */
 export function buildLocalChain(): void {
+  if (process.env.STRM_LOCAL_CHAIN_BINARY) return;
   const result = spawnSync(
     process.execPath,
     [join(repoRoot, 'scripts', 'cargo.mjs'), 'build', '-q', '-p', 'strm-local-chain'],
@@ -54,6 +79,7 @@ export function buildLocalChain(): void {
 
 /** Builds if needed, starts the chain, waits until it answers, and makes sure genesis is in place. */
 export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
+  assertNotProduction();
   const dataDir = resolve(options.dataDir ?? join(repoRoot, '.data', 'chain'));
   const host = options.host ?? '127.0.0.1';
   const rpcPort = options.rpcPort ?? 8899;
@@ -71,6 +97,10 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
     '--exit-on-stdin-close',
   ];
   if (options.reset) args.push('--reset');
+  const { maxTransactions, pubsubQueue, pubsubSendTimeoutMs } = options.limits ?? {};
+  if (maxTransactions !== undefined) args.push('--max-transactions', String(maxTransactions));
+  if (pubsubQueue !== undefined) args.push('--pubsub-queue', String(pubsubQueue));
+  if (pubsubSendTimeoutMs !== undefined) args.push('--pubsub-send-timeout-ms', String(pubsubSendTimeoutMs));
   const child: ChildProcess = spawn(binaryPath(), args, {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'error' },
@@ -110,8 +140,17 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
     await exited;
   };
   try {
+    const cheatToken = readCheatToken(dataDir);
     const info = await ensureGenesis(connection, dataDir, { rpcUrl, wsUrl });
-    return { rpcUrl, wsUrl, info, connection, stop };
+    return {
+      rpcUrl,
+      wsUrl,
+      info,
+      connection,
+      cheatToken,
+      setAccount: (address, account) => setAccount(rpcUrl, cheatToken, address, account),
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
