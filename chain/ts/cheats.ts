@@ -10,7 +10,14 @@ export const CHEAT_TOKEN_HEADER = 'x-strm-cheat-token';
 
 /** This run's token (the chain rewrites it at every start). */
 export function readCheatToken(dataDir: string): string {
-  return readFileSync(join(dataDir, 'cheat-token'), 'utf8').trim();
+  try {
+    return readFileSync(join(dataDir, 'cheat-token'), 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    throw new Error(
+      `no cheat token in ${dataDir}: the strm-local-chain binary is older than this launcher (rebuild it)`,
+    );
+  }
 }
 
 export interface AccountState {
