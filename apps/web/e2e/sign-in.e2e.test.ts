@@ -121,8 +121,23 @@ describe('signing in and registering for the beta', () => {
     await field(page, 'textbox', 'Email').fill('ada@example.com');
     await field(page, 'spinbutton', 'Follower Count').fill('1200');
     await field(page, 'textbox', 'Discord Username').fill('ada#1815');
+    expect(await page.getByRole('button', { name: 'Disconnect Wallet' }).isVisible()).toBe(true);
+    // Held at the network so the submitting state can be seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/v1/registrations', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Submit Registration' }).click();
+    const submitting = page.getByRole('button', { name: 'Submitting...' });
+    await submitting.waitFor();
+    expect(await submitting.isDisabled()).toBe(true);
+    release();
     await heading(page, 'Already Registered').waitFor();
+    expect(await page.getByRole('button', { name: 'Disconnect Wallet' }).isVisible()).toBe(true);
     expect(
       await page
         .getByText(
@@ -207,6 +222,7 @@ describe('signing in and registering for the beta', () => {
     ).toBe(true);
     expect(await userPage.getByText('v1.1.1-Beta').isVisible()).toBe(true);
     expect(await userPage.getByRole('button', { name: 'Turn Maintenance Mode Off' }).count()).toBe(0);
+    expect(await userPage.getByRole('link', { name: 'Discord' }).isVisible()).toBe(true);
 
     await heading(adminPage, 'System Maintenance').waitFor({ timeout: 1000 });
     await adminPage.getByRole('button', { name: 'Turn Maintenance Mode Off' }).click();

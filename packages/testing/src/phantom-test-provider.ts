@@ -116,7 +116,8 @@ export async function installPhantomTestProvider(page: Page, options: TestWallet
           listeners[event] = (listeners[event] ?? []).filter((l) => l !== listener);
         },
       };
-      Object.assign(window, { phantom: { solana: provider }, solana: provider });
+      // Phantom also sets isPhantomInstalled, which the wallet adapter's detection requires.
+      Object.assign(window, { phantom: { solana: provider }, solana: provider, isPhantomInstalled: true });
     },
     {
       publicKey: keypair.publicKey.toBase58(),

@@ -40,7 +40,10 @@ export function validationMessage(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const path = issue.path.join('.');
-  return path && !issue.message.toLowerCase().includes(path.toLowerCase().split('.').pop() ?? '')
-    ? `${path}: ${issue.message}`
-    : issue.message;
+  // A message that already names its field ("Platform username is required") is shown as it is.
+  const field = String(issue.path.at(-1) ?? '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+  return path && !issue.message.toLowerCase().includes(field) ? `${path}: ${issue.message}` : issue.message;
 }

@@ -24,8 +24,8 @@ export function WalletProviders({ children }: { children: ReactNode }) {
     wallets,
     autoConnect: true,
     localStorageKey: WALLET_STORAGE_KEY,
-    // Errors are handled where each action is started (connect, sign).
-    onError: () => {},
+    // Errors are handled where each action is started (connect, sign); the console keeps a trace.
+    onError: (error: Error) => console.warn(`wallet: ${error.name} ${error.message}`),
     children,
   });
 }
