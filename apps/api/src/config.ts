@@ -1,6 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import {
   MINING_CHECKPOINT_INTERVAL_MS,
   MINING_UPDATE_INTERVAL_MS,
@@ -8,8 +7,9 @@ import {
   walletSchema,
 } from '@strm/shared';
 import { z } from 'zod';
+import { repoRoot } from './paths.ts';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export { repoRoot };
 
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
@@ -43,6 +43,7 @@ const envSchema = z.object({
   SOLANA_RPC_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   SOLANA_WS_URL: z.preprocess(emptyAsUndefined, wsUrl.optional()),
   LOCAL_CHAIN_PORT: port.default(8899),
+  LOCAL_CHAIN_HOST: z.string().min(1).default('127.0.0.1'),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   JWT_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   ADMIN_WALLETS: csv(walletSchema),
@@ -94,6 +95,9 @@ const envSchema = z.object({
 
 export type Config = ReturnType<typeof finalise>;
 
+/** Every environment variable the API reads (.env.example documents each; a test checks). */
+export const configVariables = Object.keys(envSchema.shape);
+
 export class ConfigError extends Error {}
 
 function finalise(env: z.infer<typeof envSchema>) {
@@ -117,6 +121,7 @@ function finalise(env: z.infer<typeof envSchema>) {
     solanaRpcUrl: env.SOLANA_RPC_URL,
     solanaWsUrl: env.SOLANA_WS_URL,
     localChainPort: env.LOCAL_CHAIN_PORT,
+    localChainHost: env.LOCAL_CHAIN_HOST,
     jwtSecret: env.JWT_SECRET,
     jwtTtlSeconds: env.JWT_TTL_SECONDS,
     adminWallets: new Set(env.ADMIN_WALLETS),

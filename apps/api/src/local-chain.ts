@@ -35,8 +35,16 @@ export async function startChain(config: Config, logger: Logger): Promise<Runnin
   const chain = await startLocalChain({
     dataDir: join(config.dataDir, 'chain'),
     rpcPort: config.localChainPort,
+    host: config.localChainHost,
     onLog: (line) => logger.debug({ chain: line }),
   });
+  // Listening on every interface (in a container) is still reached by clients on loopback.
+  const reachable = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:');
   logger.info({ rpc: chain.rpcUrl, mint: chain.info.mint }, 'local chain started');
-  return { rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, local: chain.info, stop: chain.stop };
+  return {
+    rpcUrl: reachable(chain.rpcUrl),
+    wsUrl: reachable(chain.wsUrl),
+    local: chain.info,
+    stop: chain.stop,
+  };
 }

@@ -12,11 +12,22 @@ export interface RunningApi {
 
 /** Starts the real API process (`pnpm start`'s entry point) and waits for its ready line. */
 export function startApiProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<RunningApi> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: apiDir,
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return startApiCommand(
+    [process.execPath, '--import', 'tsx', 'src/main.ts'],
+    apiDir,
+    { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env },
+    timeoutMs,
+  );
+}
+
+/** Runs an API start command (e.g. an image's) with exactly this environment; waits for its ready line. */
+export function startApiCommand(
+  [command, ...args]: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 90_000,
+): Promise<RunningApi> {
+  const child = spawn(command!, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -49,9 +60,13 @@ export function startApiProcess(env: Record<string, string>, timeoutMs = 90_000)
   });
 }
 
-export function runApiToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: apiDir,
+export function runApiToExit(
+  env: Record<string, string | undefined>,
+  [command, ...args]: string[] = [process.execPath, '--import', 'tsx', 'src/main.ts'],
+  cwd = apiDir,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(command!, args, {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -3,7 +3,6 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { Config } from '../config.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
-import { startEmbeddedPostgres } from './embedded.ts';
 import { applyMigrations } from './schema-engine.ts';
 
 export type { PrismaClient };
@@ -21,9 +20,10 @@ export interface Database {
 
 /** DATABASE_URL when set, else the embedded PostgreSQL under DATA_DIR; migrated before use. */
 export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  // The embedded server is development tooling (not installed in the production image): loaded only here.
   const embedded = config.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({
+    : await (await import('./embedded.ts')).startEmbeddedPostgres({
         dir: join(config.dataDir, 'postgres'),
         port: config.embeddedPgPort,
         database: 'strm',

@@ -5,15 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg, { type ClientConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import * as engineBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import { apiRoot } from '../paths.ts';
 
 const require = createRequire(import.meta.url);
-const prismaDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'prisma');
+const prismaDir = join(apiRoot, 'prisma');
 export const schemaPath = join(prismaDir, 'schema.prisma');
 export const migrationsDir = join(prismaDir, 'migrations');
 const noFilters = { externalTables: [], externalEnums: [] };

@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
-import { type ChainInfo, fundWallet } from '@strm/local-chain';
+import type { ChainInfo } from '@strm/local-chain';
 import type { Chain } from '../chain.ts';
 import { AppError } from '../http/app-error.ts';
 
@@ -19,6 +19,8 @@ export async function runFaucet(
   } catch {
     throw AppError.badRequest('Invalid wallet address');
   }
+  // Local mode only, so the launcher package (development tooling) is loaded here, never in production.
+  const { fundWallet } = await import('@strm/local-chain');
   const result = await fundWallet(chain.connection, local, wallet, { sol: request.sol, strm: request.strm });
   return { wallet: request.wallet, sol: request.sol, strm: request.strm, tokenAccount: result.tokenAccount };
 }
