@@ -27,12 +27,13 @@ export function startApiCommand(
   env: Record<string, string | undefined>,
   timeoutMs = 90_000,
 ): Promise<RunningApi> {
-  const child = spawn(command!, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so a start that times out takes what it spawned (e.g. a cargo build) with it.
+  const child = spawn(command!, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      process.kill(-child.pid!, 'SIGKILL');
       reject(new Error(`API did not start in ${timeoutMs} ms:\n${out}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
