@@ -11,6 +11,7 @@ import { createMetrics } from './observability/metrics.ts';
 import { resolveJwtSecret } from './services/auth/secret.ts';
 import { seedDefaultTiers } from './services/tiers.ts';
 import { watchMaintenance } from './socket/maintenance.ts';
+import { attachRedisAdapter } from './socket/redis-adapter.ts';
 
 /** Starts everything for a validated config; resolves once the API listens. */
 export async function startServer(loaded: Config): Promise<void> {
@@ -48,6 +49,11 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
     lifecycle,
   });
 
+  if (config.redisUrl) {
+    const { host, pathname } = new URL(db.url);
+    const redis = await attachRedisAdapter(io, config.redisUrl, `${host}${pathname}`, logger);
+    lifecycle.onClose('redis', () => redis.close());
+  }
   // Closes sessions and settles claims a crash left behind before anyone can connect; at shutdown the
   // engine writes a last checkpoint of its live sessions (credited when the next start closes them).
   lifecycle.onClose('mining engine', () => mining.stop());

@@ -11,9 +11,10 @@ export interface MaintenanceWatcher {
   stop(): Promise<void>;
 }
 
+/** To this instance's sockets only: every instance receives the NOTIFY and tells its own clients. */
 export function broadcastMaintenance(io: Server, status: MaintenanceStatus): void {
-  if (status.is_maintenance) io.emit('maintenance-starting', { message: status.message });
-  else io.emit('maintenance-ended', {});
+  if (status.is_maintenance) io.local.emit('maintenance-starting', { message: status.message });
+  else io.local.emit('maintenance-ended', {});
 }
 
 /**

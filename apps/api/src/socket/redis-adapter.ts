@@ -1,0 +1,47 @@
+// Several API instances behind a load balancer: Socket.IO's Redis adapter relays every room broadcast
+// (io.emit, io.to(room).emit: a wallet's events, announcements) and server-to-server event through Redis,
+// so a client receives it whichever instance holds its socket.
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import type { Server } from 'socket.io';
+import type { Logger } from '../logger.ts';
+
+export interface RedisAdapter {
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * `cluster` names the instances that belong together (they share one database), so two deployments, or two
+ * test runs, on one Redis never hear each other.
+ */
+export async function attachRedisAdapter(
+  io: Server,
+  url: string,
+  cluster: string,
+  logger: Logger,
+): Promise<RedisAdapter> {
+  const options = { lazyConnect: true, connectionName: 'strm-api', maxRetriesPerRequest: 3 };
+  const pub = new Redis(url, options);
+  const sub = new Redis(url, options);
+  for (const client of [pub, sub]) {
+    // ioredis reconnects by itself; say so once per failure instead of crashing on an unhandled error.
+    client.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
+  }
+  try {
+    await Promise.all([pub.connect(), sub.connect()]);
+  } catch (err) {
+    pub.disconnect();
+    sub.disconnect();
+    throw new Error(`cannot reach Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  io.adapter(createAdapter(pub, sub, { key: `strm.socket.io#${cluster}` }));
+  return {
+    async ping() {
+      await pub.ping();
+    },
+    async close() {
+      await Promise.allSettled([pub.quit(), sub.quit()]);
+    },
+  };
+}
