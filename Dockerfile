@@ -46,7 +46,7 @@ WORKDIR /repo
 ENV CARGO_HOME=/home/node/.cargo CARGO_TARGET_DIR=/repo/target
 RUN node scripts/cargo.mjs build -q -p strm-local-chain
 WORKDIR /repo/apps/api
-ENV NODE_ENV=development HOST=0.0.0.0 LOCAL_CHAIN_HOST=0.0.0.0 DATA_DIR=/var/lib/strm
+ENV NODE_ENV=development HOST=0.0.0.0 LOCAL_CHAIN_HOST=0.0.0.0 LOCAL_CHAIN_BUILD=off DATA_DIR=/var/lib/strm
 EXPOSE 3000 8899 8900
 CMD ["node", "--import", "tsx", "src/main.ts"]
 

@@ -44,6 +44,7 @@ const envSchema = z.object({
   SOLANA_WS_URL: z.preprocess(emptyAsUndefined, wsUrl.optional()),
   LOCAL_CHAIN_PORT: port.default(8899),
   LOCAL_CHAIN_HOST: z.string().min(1).default('127.0.0.1'),
+  LOCAL_CHAIN_BUILD: onOff.default('on'),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   JWT_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   ADMIN_WALLETS: csv(walletSchema),
@@ -68,6 +69,8 @@ const envSchema = z.object({
   TIERS_REFRESH_MS: z.coerce.number().int().min(100).default(5000),
   CLAIMS_RECONCILE_MS: z.coerce.number().int().min(100).default(10_000),
   SOCKET_GRACE_PERIOD_MS: z.coerce.number().int().min(0).default(SOCKET_GRACE_PERIOD_MS),
+  INSTANCE_LEASE_MS: z.coerce.number().int().min(300).default(10_000),
+  SESSION_SWEEP_MS: z.coerce.number().int().min(50).default(1000),
   ENGAGEMENT_MAX_BOOST_PERCENT: z.coerce.number().int().min(0).max(100).default(0),
   ENGAGEMENT_VIEWERS_PER_PERCENT: z.coerce.number().int().positive().default(10),
   // Streaming platforms (real base URLs by default; tests point them at local fake servers).
@@ -122,6 +125,7 @@ function finalise(env: z.infer<typeof envSchema>) {
     solanaWsUrl: env.SOLANA_WS_URL,
     localChainPort: env.LOCAL_CHAIN_PORT,
     localChainHost: env.LOCAL_CHAIN_HOST,
+    localChainBuild: env.LOCAL_CHAIN_BUILD === 'on',
     jwtSecret: env.JWT_SECRET,
     jwtTtlSeconds: env.JWT_TTL_SECONDS,
     adminWallets: new Set(env.ADMIN_WALLETS),
@@ -146,6 +150,10 @@ function finalise(env: z.infer<typeof envSchema>) {
       tiersRefreshMs: env.TIERS_REFRESH_MS,
       claimsReconcileMs: env.CLAIMS_RECONCILE_MS,
       gracePeriodMs: env.SOCKET_GRACE_PERIOD_MS,
+      /** An instance that has not renewed its lease for this long is dead; its sessions are taken over. */
+      instanceLeaseMs: env.INSTANCE_LEASE_MS,
+      /** How often each instance looks for sessions to take over or close. */
+      sweepMs: env.SESSION_SWEEP_MS,
       engagement: {
         maxBoostPercent: env.ENGAGEMENT_MAX_BOOST_PERCENT,
         viewersPerPercent: env.ENGAGEMENT_VIEWERS_PER_PERCENT,

@@ -36,6 +36,7 @@ export async function startChain(config: Config, logger: Logger): Promise<Runnin
     dataDir: join(config.dataDir, 'chain'),
     rpcPort: config.localChainPort,
     host: config.localChainHost,
+    build: config.localChainBuild,
     onLog: (line) => logger.debug({ chain: line }),
   });
   // Listening on every interface (in a container) is still reached by clients on loopback.

@@ -54,8 +54,10 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
     const redis = await attachRedisAdapter(io, config.redisUrl, `${host}${pathname}`, logger);
     lifecycle.onClose('redis', () => redis.close());
   }
-  // Closes sessions and settles claims a crash left behind before anyone can connect; at shutdown the
-  // engine writes a last checkpoint of its live sessions (credited when the next start closes them).
+  // Takes over or closes sessions dead instances left and settles claims before anyone connects. At
+  // shutdown, before its sockets close, the engine writes a last checkpoint of its live sessions and
+  // releases them to the instances their clients reconnect to.
+  lifecycle.onDrain('mining engine', () => mining.stop());
   lifecycle.onClose('mining engine', () => mining.stop());
   await mining.start();
 

@@ -2,6 +2,7 @@
 // the compose file against the Compose Specification's JSON schema, and each service's own commands run on
 // this machine the way the containers run them (the image's install, start and health check commands).
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Keypair } from '@solana/web3.js';
+import { binaryPath } from '@strm/local-chain';
 import { freePortPair } from '@strm/testing';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
@@ -321,6 +323,10 @@ describe('the services’ commands, without Docker', () => {
       HOME: process.env.HOME,
       CARGO_TARGET_DIR: process.env.CARGO_TARGET_DIR,
     });
+    // The image builds the chain when it is built (LOCAL_CHAIN_BUILD=off at run time); here the chain's
+    // own tests built it, unless there is no binary yet.
+    expect(env.LOCAL_CHAIN_BUILD).toBe('off');
+    if (!existsSync(binaryPath())) env.LOCAL_CHAIN_BUILD = 'on';
     const api = await startApiCommand(
       [process.execPath, ...cmd.slice(1)],
       join(repoRoot, 'apps', 'api'),

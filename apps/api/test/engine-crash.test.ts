@@ -35,6 +35,10 @@ beforeAll(async () => {
     DEMO_PLATFORM: 'on',
     MINING_CHECKPOINT_INTERVAL_MS: '1000',
     CLAIMS_RECONCILE_MS: '500',
+    // The killed instance is known dead once its lease runs out; its sessions nobody took over are then
+    // closed after the grace period.
+    INSTANCE_LEASE_MS: '1000',
+    SOCKET_GRACE_PERIOD_MS: '1000',
   };
 }, 180_000);
 afterAll(async () => {
@@ -123,6 +127,7 @@ describe('a crash', () => {
     expect(open).toHaveLength(2);
 
     api = await startApiProcess(env);
+    await waitFor(async () => (await prisma.miningSession.count({ where: { endedAt: null } })) === 0, 15_000);
     for (const s of streamers) {
       const session = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
       expect(session.endReason).toBe('server-restart');

@@ -19,6 +19,10 @@ export function socketEvents(io: Server): EngineEvents {
     toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>) {
       io.to(walletRoom(wallet)).emit(event, payload);
     },
+    // Asked when the wallet has no socket here: with the Redis adapter this reaches every instance.
+    async connectedElsewhere(wallet: string) {
+      return (await io.in(walletRoom(wallet)).fetchSockets()).length > 0;
+    },
   };
 }
 

@@ -21,12 +21,14 @@ import type { TierCatalog } from '../tiers.ts';
 import { dailyCapAt, localDay, usedInDay } from './daily.ts';
 import { engagementBoostPermille, type EngagementOptions } from './engagement.ts';
 import { rateAt } from './rate.ts';
-import { type Checkpoint, OpenSessionExists, SessionStore } from './store.ts';
+import { type Checkpoint, OpenSessionExists, type SessionRow, SessionStore } from './store.ts';
 
 export type EndReason = ServerEventPayload<'stream-stopped'>['reason'];
 
 export interface EngineEvents {
   toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>): void;
+  /** Whether the wallet has a socket on another instance (several instances behind a load balancer). */
+  connectedElsewhere?(wallet: string): Promise<boolean>;
 }
 
 export interface EngineOptions {
@@ -37,6 +39,8 @@ export interface EngineOptions {
 }
 
 export interface EngineDeps {
+  /** This instance (cluster/membership.ts): the owner of the sessions it runs. */
+  instanceId: string;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
@@ -103,41 +107,164 @@ export class MiningEngine {
   private maintenance = false;
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
+  private sweepTimer: NodeJS.Timeout | undefined;
   /** Database writes (session opens, checkpoint statements, closes), for the benchmark. */
   readonly stats = { opens: 0, checkpointStatements: 0, checkpointRows: 0, closes: 0 };
 
   constructor(private readonly deps: EngineDeps) {
-    this.store = new SessionStore(deps.prisma);
+    this.store = new SessionStore(deps.prisma, deps.instanceId);
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
-  /** Closes sessions left open by a crash at their last checkpoint (credited up to it), then ticks. */
-  async run(tickMs: number): Promise<number> {
-    const open = await this.store.openSessions();
-    for (const row of open) {
-      const mined = accruedUnits(
-        row.rateUnitsPerHour,
-        (row.accruedUntil.getTime() - row.startedAt.getTime()) / 1000,
-      );
-      await this.store.close(row.id, row.accruedUntil, mined, 'server-restart');
-    }
-    if (open.length)
-      this.deps.logger.info({ closed: open.length }, 'sessions left open by a restart were credited');
+  /**
+   * Takes over or closes what dead instances left (see sweep), then ticks. Answers how many sessions it
+   * closed at their last checkpoint.
+   */
+  async run(tickMs: number, sweepMs = 1000): Promise<number> {
+    const closed = await this.sweep();
     this.timer = setInterval(() => void this.tick(), tickMs);
     this.timer.unref();
-    return open.length;
+    this.sweepTimer = setInterval(() => {
+      void this.sweep().catch((err: unknown) => this.deps.logger.warn({ err }, 'session sweep failed'));
+    }, sweepMs);
+    this.sweepTimer.unref();
+    return closed;
   }
 
-  /** Stops ticking and writes a last checkpoint of every live session (they are closed on the next start). */
+  /**
+   * Stops ticking, writes a last checkpoint of every live session and releases them: the instance that
+   * holds (or next gets) the wallet's socket takes each over; one nobody takes is closed at that checkpoint.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.sweepTimer);
     const now = this.deps.clock.now().getTime();
     for (const s of this.sessions.values()) {
       for (const unwatch of s.unwatch) unwatch();
       this.pendingCheckpoints.push(this.checkpointOf(s, now));
     }
     await this.flushCheckpoints();
+    this.sessions.clear();
+    await this.store.releaseAll();
+  }
+
+  // ---- several instances -------------------------------------------------------------------------
+
+  /**
+   * Sessions of dead (or departed) instances: those whose wallet is connected here are taken over and go
+   * on from where they are (accrual is computed from their start, so the outage is not lost); those nobody
+   * took within the grace period are closed at their last checkpoint (at most one interval lost).
+   */
+  async sweep(): Promise<number> {
+    await this.adoptFor([...this.connections.keys()]);
+    let closed = 0;
+    for (const row of await this.store.orphans(this.deps.options.gracePeriodMs)) {
+      const mined = accruedUnits(
+        row.rateUnitsPerHour,
+        (row.accruedUntil.getTime() - row.startedAt.getTime()) / 1000,
+      );
+      const pending = await this.store.close(
+        row.id,
+        row.accruedUntil,
+        mined,
+        'server-restart',
+        row.ownerInstance,
+      );
+      if (pending === null) continue; // taken over or closed meanwhile
+      closed++;
+      this.deps.events.toWallet(row.wallet, 'stream-stopped', {
+        duration: Math.floor((row.accruedUntil.getTime() - row.startedAt.getTime()) / 1000),
+        amountMined: fromBaseUnits(mined),
+        pendingReward: fromBaseUnits(pending),
+        reason: 'disconnected',
+      });
+    }
+    if (closed)
+      this.deps.logger.info({ closed }, 'sessions nobody ran were credited up to their last checkpoint');
+    return closed;
+  }
+
+  private async adoptFor(wallets: string[]): Promise<void> {
+    const free = wallets.filter((w) => !this.sessions.has(w) && !this.starting.has(w));
+    for (const row of await this.store.adopt(free)) {
+      try {
+        await this.resume(row);
+      } catch (err) {
+        // It stays ours in the database and is closed at its last checkpoint by the orphan rule once
+        // released: release it now so that happens.
+        this.deps.logger.error({ err, wallet: row.wallet, id: row.id }, 'taking over a session failed');
+        await this.store.release(row.id).catch(() => {});
+      }
+    }
+  }
+
+  /** Runs a session another instance started, from its row: same start, rate, cap and boundary. */
+  private async resume(row: SessionRow): Promise<void> {
+    const { wallet } = row;
+    const tier = this.deps.tiers.get(row.tierName);
+    const streamer = await this.deps.prisma.streamer.findUnique({ where: { wallet } });
+    const account = await this.deps.prisma.platformAccount.findUnique({
+      where: { wallet_platform: { wallet, platform: row.platform } },
+    });
+    if (!tier || !streamer?.tierActivatedAt || !account) throw new Error('session context is gone');
+    const startedAtMs = row.startedAt.getTime();
+    const limitMs = tier.dailyMiningLimitSeconds * 1000;
+    const usedBeforeMs = await this.usedToday(wallet, startedAtMs, streamer.timezone);
+    const rate = rateAt(tier, streamer.tierActivatedAt, row.startedAt);
+    const now = this.nowMs();
+    const session: LiveSession = {
+      id: row.id,
+      wallet,
+      platform: row.platform,
+      username: account.username,
+      tierName: tier.name,
+      activatedAt: streamer.tierActivatedAt,
+      rateUnitsPerHour: row.rateUnitsPerHour,
+      startedAtMs,
+      usedBeforeMs,
+      timezone: streamer.timezone,
+      dailyLimitSeconds: tier.dailyMiningLimitSeconds,
+      capAtMs: dailyCapAt(startedAtMs, usedBeforeMs, limitMs, streamer.timezone),
+      boundaryAtMs: rate.nextRateIncreaseAt?.getTime() ?? null,
+      nextUpdateAtMs: now,
+      nextCheckpointAtMs: now + this.deps.options.checkpointIntervalMs,
+      disconnectedAtMs: (this.connections.get(wallet) ?? 0) > 0 ? null : now,
+      unwatch: [],
+    };
+    this.sessions.set(wallet, session);
+    this.schedule(session);
+    this.watch(session, {
+      wallet,
+      username: account.username,
+      externalId: account.externalId,
+    });
+    this.deps.logger.info({ wallet, id: row.id }, 'took over a mining session');
+  }
+
+  /** Forgets a session this instance no longer owns (no events: its new owner speaks for it). */
+  private drop(id: number): void {
+    for (const s of this.sessions.values()) {
+      if (s.id !== id) continue;
+      for (const unwatch of s.unwatch) unwatch();
+      this.sessions.delete(s.wallet);
+      this.deps.logger.warn({ wallet: s.wallet, id }, 'a session was taken over by another instance');
+    }
+  }
+
+  /** The grace period ran out here: end the session, unless the wallet is connected to another instance. */
+  private async graceExpired(s: LiveSession): Promise<void> {
+    const elsewhere = await this.deps.events.connectedElsewhere?.(s.wallet).catch(() => false);
+    if (this.sessions.get(s.wallet) !== s || s.disconnectedAtMs == null) return;
+    if (elsewhere) {
+      // Checkpoint, then let the instance holding the socket take it over (its next sweep).
+      const now = this.nowMs();
+      s.disconnectedAtMs = null;
+      await this.store.checkpoint([this.checkpointOf(s, now)]);
+      if (await this.store.release(s.id)) this.drop(s.id);
+      return;
+    }
+    await this.end(s.wallet, s.id, s.disconnectedAtMs, 'disconnected');
   }
 
   setMaintenance(on: boolean): void {
@@ -163,6 +290,12 @@ export class MiningEngine {
     this.connections.set(wallet, (this.connections.get(wallet) ?? 0) + 1);
     const session = this.sessions.get(wallet);
     if (session?.disconnectedAtMs != null) session.disconnectedAtMs = null;
+    // Its session may be one a departed instance released: take it over now rather than at the next sweep.
+    if (!session) {
+      void this.adoptFor([wallet]).catch((err: unknown) =>
+        this.deps.logger.warn({ err, wallet }, 'taking over a session failed'),
+      );
+    }
   }
 
   /** The wallet's last socket dropped: its session ends after the grace period unless it reconnects. */
@@ -329,20 +462,7 @@ export class MiningEngine {
       };
       this.sessions.set(wallet, session);
       this.schedule(session);
-      session.unwatch.push(
-        this.adapter(platform).watch(account, (s) => {
-          if (!s.live) void this.end(wallet, session.id, this.nowMs(), 'not-live');
-        }),
-        this.deps.records.watch(wallet, (r) => {
-          if (
-            !r ||
-            r.tierName !== session.tierName ||
-            r.activatedAt.getTime() !== session.activatedAt.getTime()
-          ) {
-            void this.end(wallet, session.id, this.nowMs(), 'tier-deactivated');
-          }
-        }),
-      );
+      this.watch(session, account);
       return {
         startedAt: new Date(now).toISOString(),
         miningRate: fromBaseUnits(rate.rateUnitsPerHour),
@@ -355,6 +475,25 @@ export class MiningEngine {
     } finally {
       this.starting.delete(wallet);
     }
+  }
+
+  /** Ends the session when the stream goes offline or the tier on chain changes. */
+  private watch(session: LiveSession, account: PlatformAccountRef): void {
+    const { wallet } = session;
+    session.unwatch.push(
+      this.adapter(session.platform).watch(account, (s) => {
+        if (!s.live) void this.end(wallet, session.id, this.nowMs(), 'not-live');
+      }),
+      this.deps.records.watch(wallet, (r) => {
+        if (
+          !r ||
+          r.tierName !== session.tierName ||
+          r.activatedAt.getTime() !== session.activatedAt.getTime()
+        ) {
+          void this.end(wallet, session.id, this.nowMs(), 'tier-deactivated');
+        }
+      }),
+    );
   }
 
   private schedule(s: LiveSession): void {
@@ -483,18 +622,24 @@ export class MiningEngine {
       pending = await this.store.close(id, new Date(endedAt), mined, reason);
       this.stats.closes++;
     } catch (err) {
-      // Left open in the database: the next start closes it at its last checkpoint.
+      // Left open in the database and released: closed at its last checkpoint once the grace period passes.
       this.deps.logger.error({ err, wallet, id }, 'closing a mining session failed');
+      await this.store.release(id).catch(() => {});
       this.deps.events.toWallet(wallet, 'error', {
         message: 'Mining stopped; your last minute may be credited late',
       });
+      return undefined;
+    }
+    if (pending === null) {
+      // Another instance took it over (this one had lost its lease): that one speaks for it.
+      this.deps.logger.warn({ wallet, id }, 'a session this instance no longer owned was not closed here');
       return undefined;
     }
     const { events } = this.deps;
     events.toWallet(wallet, 'stream-stopped', {
       duration: Math.floor((endedAt - s.startedAtMs) / 1000),
       amountMined: fromBaseUnits(mined),
-      pendingReward: fromBaseUnits(pending ?? 0n),
+      pendingReward: fromBaseUnits(pending),
       reason,
     });
     if (reason === 'not-live' && s.platform === 'twitch') {
@@ -546,7 +691,7 @@ export class MiningEngine {
           }
           case 'grace':
             if (s.disconnectedAtMs != null && s.disconnectedAtMs + this.deps.options.gracePeriodMs <= now) {
-              ends.push(this.end(s.wallet, s.id, s.disconnectedAtMs, 'disconnected'));
+              ends.push(this.graceExpired(s));
             }
             break;
         }
@@ -581,7 +726,8 @@ export class MiningEngine {
     if (!batch.length) return;
     this.pendingCheckpoints = [];
     try {
-      await this.store.checkpoint(batch);
+      const lost = await this.store.checkpoint(batch);
+      for (const id of lost) this.drop(id);
       this.stats.checkpointStatements++;
       this.stats.checkpointRows += batch.length;
     } catch (err) {

@@ -1,10 +1,11 @@
 // Builds the mining side of the app from its dependencies: the tier catalog, the engine, collect-rewards
 // and tier actions, over the chain, the database and the platform adapters.
+import { readFileSync } from 'node:fs';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { PublicKey } from '@solana/web3.js';
-import { readKeypair } from '@strm/local-chain';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import { configPda, type MiningProgram, miningProgram, readConfig } from '@strm/mining-client';
 import type { StreamPlatform } from '@strm/shared';
+import { ClusterMembership } from '../../cluster/membership.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { DemoPlatform } from '../../platforms/demo.ts';
@@ -34,6 +35,11 @@ export interface Mining {
   /** Maintenance switched: on ends every live session now and refuses new ones until it is off. */
   onMaintenance(on: boolean): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A keypair file in the Solana CLI's format (a JSON array of the 64 secret-key bytes). */
+function readKeypair(path: string): Keypair {
+  return Keypair.fromSecretKey(Uint8Array.from(JSON.parse(readFileSync(path, 'utf8'))));
 }
 
 /** The local chain's treasury (chain.json), or TREASURY_KEYPAIR_PATH's token account of the config's mint. */
@@ -82,7 +88,9 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
   for (const adapter of deps.platforms ?? []) platforms.set(adapter.platform, adapter);
   if (demo) platforms.set('demo', demo);
 
+  const membership = new ClusterMembership(prisma, logger, config.mining.instanceLeaseMs);
   const engine = new MiningEngine({
+    instanceId: membership.id,
     prisma,
     clock,
     logger,
@@ -98,7 +106,8 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     clock,
     logger,
     treasury: () => treasuryOf(deps, program),
-    isLive: (wallet) => engine.isLive(wallet),
+    isLive: async (wallet) =>
+      engine.isLive(wallet) || (await prisma.miningSession.count({ where: { wallet, endedAt: null } })) > 0,
   });
   const tierActions = new TierActions({
     prisma,
@@ -128,10 +137,9 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
       });
       const maintenance = await prisma.maintenance.findUnique({ where: { id: 1 } });
       engine.setMaintenance(maintenance?.isMaintenance ?? false);
-      await engine.run(config.mining.tickMs);
-      await claims
-        .reconcile(true)
-        .catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
+      await membership.join();
+      await engine.run(config.mining.tickMs, config.mining.sweepMs);
+      await claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
       reconcileTimer = setInterval(() => {
         void claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
       }, config.mining.claimsReconcileMs);
@@ -150,6 +158,7 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
       await engine.stop();
       twitch.stop();
       tiktok.stop();
+      await membership.leave();
     },
   };
 }

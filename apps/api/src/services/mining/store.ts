@@ -20,14 +20,27 @@ export interface Checkpoint {
   minedUnits: bigint;
 }
 
+/** Alive: a member whose lease has not run out (api_instances, see cluster/membership.ts). */
+const OWNER_DEAD = Prisma.sql`(m.owner_instance IS NULL OR NOT EXISTS (
+  SELECT 1 FROM api_instances i WHERE i.id = m.owner_instance AND i.lease_until > (now() AT TIME ZONE 'UTC')))`;
+
+export type SessionRow = Awaited<ReturnType<SessionStore['openSessions']>>[number];
+
+/**
+ * Every write of a live session is conditional on `owner` (this instance) still owning it: an instance
+ * that lost a session (its lease ran out and another took it over) can neither checkpoint nor close it.
+ */
 export class SessionStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly owner: string,
+  ) {}
 
   /** Inserts the open session; the partial unique index refuses a second open one for the wallet. */
   async open(session: NewSession): Promise<number> {
     try {
       const row = await this.prisma.miningSession.create({
-        data: { ...session, accruedUntil: session.startedAt },
+        data: { ...session, accruedUntil: session.startedAt, ownerInstance: this.owner },
         select: { id: true },
       });
       return row.id;
@@ -43,12 +56,18 @@ export class SessionStore {
    * Closes an open session and credits what it mined to the streamer's pending reward, in one statement
    * (so exactly once). Returns the new pending reward, or null when the session was already closed.
    */
-  async close(id: number, endedAt: Date, minedUnits: bigint, reason: string): Promise<bigint | null> {
+  async close(
+    id: number,
+    endedAt: Date,
+    minedUnits: bigint,
+    reason: string,
+    owner: string | null = this.owner,
+  ): Promise<bigint | null> {
     const rows = await this.prisma.$queryRaw<{ pending: bigint }[]>`
       WITH closed AS (
         UPDATE mining_sessions
            SET ended_at = ${endedAt}, accrued_until = ${endedAt}, mined_units = ${minedUnits}, end_reason = ${reason}
-         WHERE id = ${id} AND ended_at IS NULL
+         WHERE id = ${id} AND ended_at IS NULL AND owner_instance IS NOT DISTINCT FROM ${owner}
         RETURNING wallet, mined_units)
       UPDATE streamers s
          SET pending_reward_units = s.pending_reward_units + closed.mined_units, updated_at = now()
@@ -57,23 +76,84 @@ export class SessionStore {
     return rows[0]?.pending ?? null;
   }
 
-  /** One statement for every due checkpoint (at most one write per session per interval). */
-  async checkpoint(batch: readonly Checkpoint[]): Promise<void> {
-    if (!batch.length) return;
+  /**
+   * One statement for every due checkpoint (at most one write per session per interval). Answers the ids
+   * it could not write because this instance no longer owns them (or they were closed).
+   */
+  async checkpoint(batch: readonly Checkpoint[]): Promise<number[]> {
+    if (!batch.length) return [];
     const ids = batch.map((c) => c.id);
     const times = batch.map((c) => c.accruedUntil.toISOString());
     const mined = batch.map((c) => c.minedUnits.toString());
-    await this.prisma.$executeRaw`
+    const written = await this.prisma.$queryRaw<{ id: number }[]>`
       UPDATE mining_sessions m
          SET accrued_until = v.t AT TIME ZONE 'UTC', mined_units = v.m
         FROM (SELECT unnest(${ids}::int[]) AS id, unnest(${times}::timestamptz[]) AS t,
                      unnest(${mined}::bigint[]) AS m) v
-       WHERE m.id = v.id AND m.ended_at IS NULL`;
+       WHERE m.id = v.id AND m.ended_at IS NULL AND m.owner_instance = ${this.owner}
+      RETURNING m.id`;
+    const ok = new Set(written.map((r) => r.id));
+    return ids.filter((id) => !ok.has(id));
   }
 
-  /** Sessions still open (after a crash): closed by the caller at their last checkpoint. */
+  /** Every open session (all instances). */
   openSessions() {
     return this.prisma.miningSession.findMany({ where: { endedAt: null } });
+  }
+
+  /** Whether the wallet has an open session on any instance. */
+  async hasOpen(wallet: string): Promise<boolean> {
+    return (await this.prisma.miningSession.count({ where: { wallet, endedAt: null } })) > 0;
+  }
+
+  /**
+   * Takes over the open sessions of these wallets (their sockets are connected here) whose owner is dead
+   * or released them. The row lock makes it one instance's: a concurrent taker re-reads the new owner.
+   */
+  async adopt(wallets: readonly string[]): Promise<SessionRow[]> {
+    if (!wallets.length) return [];
+    const rows = await this.prisma.$queryRaw<{ id: number }[]>`
+      UPDATE mining_sessions m SET owner_instance = ${this.owner}
+       WHERE m.ended_at IS NULL AND m.wallet = ANY(${[...wallets]}::text[]) AND ${OWNER_DEAD}
+      RETURNING m.id`;
+    if (!rows.length) return [];
+    return this.prisma.miningSession.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  }
+
+  /** Stops owning every open session (graceful shutdown): whichever instance holds the wallet takes it. */
+  async releaseAll(): Promise<number> {
+    return this.prisma.$executeRaw`
+      UPDATE mining_sessions SET owner_instance = NULL WHERE owner_instance = ${this.owner} AND ended_at IS NULL`;
+  }
+
+  /** Releases one session (its wallet is connected to another instance). */
+  async release(id: number): Promise<boolean> {
+    const n = await this.prisma.$executeRaw`
+      UPDATE mining_sessions SET owner_instance = NULL
+       WHERE id = ${id} AND owner_instance = ${this.owner} AND ended_at IS NULL`;
+    return n > 0;
+  }
+
+  /**
+   * Open sessions nobody runs: the owner is dead or released them, and nothing was checkpointed for
+   * `graceMs` (no instance holding the wallet took them over). The caller closes them at their checkpoint.
+   */
+  orphans(graceMs: number) {
+    return this.prisma.$queryRaw<
+      {
+        id: number;
+        ownerInstance: string | null;
+        startedAt: Date;
+        accruedUntil: Date;
+        rateUnitsPerHour: bigint;
+        wallet: string;
+      }[]
+    >`
+      SELECT m.id, m.owner_instance AS "ownerInstance", m.started_at AS "startedAt",
+             m.accrued_until AS "accruedUntil", m.rate_units_per_hour AS "rateUnitsPerHour", m.wallet
+        FROM mining_sessions m
+       WHERE m.ended_at IS NULL AND ${OWNER_DEAD}
+         AND m.accrued_until < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${graceMs} / 1000.0)`;
   }
 
   /** Closed live intervals that overlap [fromMs, toMs). */

@@ -14,6 +14,11 @@ import type { Logger } from '../../logger.ts';
 import { RewardsError, verifySelfTransfer } from './request-signature.ts';
 import { signPayout, type Treasury, treasuryBalance } from './treasury.ts';
 
+/** pg advisory lock key of claim reconciliation ('STRMCLAI'). */
+const RECONCILE_LOCK_KEY = 0x5354524d434c4149n;
+/** A reservation older than this was never sent (a collect turns it into `sent` within seconds). */
+const RESERVED_STALE_MS = 120_000;
+
 export { RewardsError };
 
 export interface ClaimDeps {
@@ -23,7 +28,8 @@ export interface ClaimDeps {
   logger: Logger;
   /** Resolved once (null when no treasury is configured: collecting is refused). */
   treasury: () => Promise<Treasury | null>;
-  isLive(wallet: string): boolean;
+  /** Whether the wallet mines now, on any instance. */
+  isLive(wallet: string): Promise<boolean>;
   /** How long to wait for a sent payout to confirm before leaving it to the reconciler. */
   confirmTimeoutMs?: number;
 }
@@ -56,7 +62,7 @@ export class ClaimService {
 
   private async collectOnce(wallet: string, requestSignature: string): Promise<Collected> {
     const { prisma, connection, clock } = this.deps;
-    if (this.deps.isLive(wallet)) throw new RewardsError(SERVER_MESSAGES.collectWhileLive);
+    if (await this.deps.isLive(wallet)) throw new RewardsError(SERVER_MESSAGES.collectWhileLive);
     const streamer = await prisma.streamer.findUnique({ where: { wallet } });
     if (!streamer || streamer.pendingRewardUnits <= 0n)
       throw new RewardsError(SERVER_MESSAGES.nothingToCollect);
@@ -192,17 +198,34 @@ export class ClaimService {
 
   /**
    * Settles claims against the chain: `sent` ones by their payout's status (resent while their blockhash is
-   * still valid, expired once it is not); with `startup`, `reserved` ones (never sent) are re-credited.
+   * still valid, expired once it is not), and stale `reserved` ones (never sent) are re-credited.
    */
-  async reconcile(startup = false): Promise<{ confirmed: number; expired: number; failed: number }> {
+  async reconcile(): Promise<{ confirmed: number; expired: number; failed: number }> {
+    // Every instance runs this timer; one at a time settles (a transaction-scoped advisory lock, released
+    // with the transaction, so a crashed holder never blocks the others).
+    return this.deps.prisma.$transaction(
+      async (tx) => {
+        const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
+          SELECT pg_try_advisory_xact_lock(${RECONCILE_LOCK_KEY}) AS locked`;
+        if (!row?.locked) return { confirmed: 0, expired: 0, failed: 0 };
+        return this.reconcileHere();
+      },
+      { maxWait: 10_000, timeout: 10 * 60_000 },
+    );
+  }
+
+  private async reconcileHere() {
     const { prisma, connection } = this.deps;
     const result = { confirmed: 0, expired: 0, failed: 0 };
-    if (startup) {
-      const reserved = await prisma.rewardClaim.findMany({ where: { status: 'reserved' } });
-      for (const claim of reserved) {
-        await this.release(claim.id, 'failed', 'never sent (server restarted)');
-        result.failed++;
-      }
+    // A reservation becomes `sent` within seconds of its collect; one older than that was left by a crashed
+    // instance and was never sent. A younger one may be in flight on another instance, even at a start.
+    const stale = await prisma.$queryRaw<{ id: number }[]>`
+      SELECT id FROM reward_claims
+       WHERE status = 'reserved'
+         AND created_at < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${RESERVED_STALE_MS} / 1000.0)`;
+    for (const claim of stale) {
+      await this.release(claim.id, 'failed', 'never sent (server restarted)');
+      result.failed++;
     }
     const sent = await prisma.rewardClaim.findMany({ where: { status: 'sent' } });
     if (!sent.length) return result;

@@ -1,0 +1,201 @@
+// Two real API processes on one PostgreSQL and one Redis (the machine's, REDIS_URL to override), as
+// behind a load balancer: a wallet's events reach its sockets on either instance, and when one instance is
+// SIGKILLed mid-stream its sessions go on at the other with the right totals, credited exactly once.
+import type { ChildProcess } from 'node:child_process';
+import { freePort } from '@strm/testing';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createPrisma, type PrismaClient } from '../src/db/index.ts';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
+import { activatedWallet, startTestChain, type TestChain } from './engine-harness.ts';
+import { type RunningApi, startApiProcess } from './process.ts';
+import { createTestDatabase } from './support.ts';
+
+const JWT_SECRET = 'cluster-test-secret-cluster-test-secret';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const LEASE_MS = 2000;
+const RATE_UNITS_PER_HOUR = 250_000n; // Tier 1 on day 0
+
+let chain: TestChain;
+let db: { url: string; drop(): Promise<void> };
+let prisma: PrismaClient;
+let env: Record<string, string>;
+const running: RunningApi[] = [];
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  db = await createTestDatabase();
+  prisma = createPrisma(db.url);
+  env = {
+    DATABASE_URL: db.url,
+    REDIS_URL,
+    SOLANA_RPC_URL: chain.local.rpcUrl,
+    SOLANA_WS_URL: chain.local.wsUrl,
+    TREASURY_KEYPAIR_PATH: chain.local.info.keypairs.treasuryOwner,
+    JWT_SECRET,
+    DEMO_PLATFORM: 'on',
+    MINING_UPDATE_INTERVAL_MS: '250',
+    MINING_CHECKPOINT_INTERVAL_MS: '1000',
+    INSTANCE_LEASE_MS: String(LEASE_MS),
+    SESSION_SWEEP_MS: '200',
+    SOCKET_GRACE_PERIOD_MS: '15000',
+  };
+}, 180_000);
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  for (const api of running) if (api.child.exitCode === null) await api.stop();
+  await prisma?.$disconnect();
+  await db?.drop();
+  await chain?.stop();
+});
+
+async function instance(): Promise<RunningApi> {
+  const api = await startApiProcess({ ...env, PORT: String(await freePort()) });
+  running.push(api);
+  return api;
+}
+
+const config = () => loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATABASE_URL: 'postgres://x/y' });
+const tokenFor = (wallet: string) => issueAuthToken(config(), wallet, systemClock);
+
+async function call(url: string, wallet: string, method: string, path: string, body: unknown) {
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokenFor(wallet)}` },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function connect(url: string, wallet: string): Promise<Socket> {
+  const socket = io(url, {
+    transports: ['websocket'],
+    auth: { wallet, authToken: tokenFor(wallet) },
+    reconnection: false,
+  });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+function nextEvent<T>(socket: Socket, event: string, timeoutMs = 15_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+/** A wallet with Tier 1 on chain, its demo account live on every instance, streaming through `home`. */
+async function streamer(home: RunningApi, instances: RunningApi[]) {
+  const { keypair } = await activatedWallet(chain);
+  const wallet = keypair.publicKey.toBase58();
+  const username = `cl_${wallet.slice(0, 8).toLowerCase()}`;
+  await call(home.url, wallet, 'POST', '/dev/demo/account', { username });
+  // The demo platform lives in each process's memory (Twitch or TikTok would answer every instance alike).
+  for (const api of instances) await call(api.url, wallet, 'PUT', '/dev/demo/live', { live: true });
+  const socket = await connect(home.url, wallet);
+  const started = nextEvent<{ miningRate: number }>(socket, 'stream-started');
+  socket.emit('start-stream', { platform: 'demo', wallet, username, tier: 'Tier 1' });
+  await started;
+  return { wallet, username, socket };
+}
+
+const expectedUnits = (ms: number) => (RATE_UNITS_PER_HOUR * BigInt(ms)) / 3_600_000n;
+
+describe('two API instances on one PostgreSQL and one Redis', () => {
+  let a: RunningApi;
+  let b: RunningApi;
+
+  it('delivers a wallet’s events to its sockets on both instances', async () => {
+    [a, b] = [await instance(), await instance()];
+    const s = await streamer(a, [a, b]);
+    // A second tab of the same wallet, connected to the other instance, hears the session run on A.
+    const other = await connect(b.url, s.wallet);
+    const update = await nextEvent<{ duration: number; platform: string }>(other, 'mining-update');
+    expect(update.platform).toBe('demo');
+    // And stop-stream from the tab on A reaches both tabs.
+    const stoppedHere = nextEvent<{ amountMined: number }>(s.socket, 'stream-stopped');
+    const stoppedThere = nextEvent<{ amountMined: number }>(other, 'stream-stopped');
+    s.socket.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
+    const [here, there] = await Promise.all([stoppedHere, stoppedThere]);
+    expect(there).toEqual(here);
+    s.socket.close();
+    other.close();
+  }, 120_000);
+
+  it('moves the sessions of an instance killed mid-stream to the other, with the right totals', async () => {
+    const onA = [await streamer(a, [a, b]), await streamer(a, [a, b])];
+    const onB = await streamer(b, [a, b]);
+    const sessions = await prisma.miningSession.findMany({ where: { endedAt: null } });
+    expect(sessions).toHaveLength(3);
+    const owners = new Set(sessions.map((x) => x.ownerInstance));
+    expect(owners.size).toBe(2);
+
+    await new Promise((r) => setTimeout(r, 2500));
+    a.child.kill('SIGKILL');
+    await new Promise((r) => (a.child as ChildProcess).once('exit', r));
+    const killedAt = Date.now();
+
+    // The clients reconnect through the load balancer: here, straight to B.
+    const moved = await Promise.all(onA.map(async (s) => ({ ...s, socket: await connect(b.url, s.wallet) })));
+    for (const s of moved) {
+      // Taken over within the lease (2 s) and a sweep, and still counting from the session's start.
+      const update = await nextEvent<{ duration: number }>(s.socket, 'mining-update', LEASE_MS + 5000);
+      expect(update.duration).toBeGreaterThanOrEqual(2);
+    }
+    expect(Date.now() - killedAt).toBeLessThan(LEASE_MS + 5000);
+    const takenOver = await prisma.miningSession.findMany({ where: { endedAt: null } });
+    expect(takenOver).toHaveLength(3);
+    expect(new Set(takenOver.map((x) => x.ownerInstance)).size).toBe(1);
+
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const s of [...moved, onB]) {
+      const stopped = nextEvent<{ duration: number; amountMined: number; pendingReward: number }>(
+        s.socket,
+        'stream-stopped',
+      );
+      s.socket.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
+      const event = await stopped;
+      const row = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
+      const ms = row.endedAt!.getTime() - row.startedAt.getTime();
+      // One session, run on two instances, credited once: the whole time from start to stop.
+      expect(await prisma.miningSession.count({ where: { wallet: s.wallet } })).toBe(1);
+      expect(row.minedUnits).toBe(expectedUnits(ms));
+      expect(Number(row.minedUnits) / 1e6).toBeCloseTo(event.amountMined, 6);
+      const streamerRow = await prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
+      expect(streamerRow.pendingRewardUnits).toBe(row.minedUnits);
+      expect(ms).toBeGreaterThan(5000);
+    }
+  }, 180_000);
+
+  it('hands the sessions of an instance stopped gracefully to the instance its clients reconnect to', async () => {
+    const c = await instance();
+    const s = await streamer(b, [b, c]);
+    const stopping = b.stop();
+    await nextEvent(s.socket, 'disconnect');
+    expect(await stopping).toBe(0);
+    const released = await prisma.miningSession.findFirstOrThrow({
+      where: { wallet: s.wallet, endedAt: null },
+    });
+    expect(released.ownerInstance).toBeNull();
+    const again = await connect(c.url, s.wallet);
+    await nextEvent(again, 'mining-update', 5000);
+    const owned = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet, endedAt: null } });
+    expect(owned.ownerInstance).not.toBeNull();
+    const stopped = nextEvent<{ amountMined: number }>(again, 'stream-stopped');
+    again.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
+    await stopped;
+    const row = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
+    expect(row.minedUnits).toBe(expectedUnits(row.endedAt!.getTime() - row.startedAt.getTime()));
+  }, 120_000);
+});
