@@ -1,0 +1,74 @@
+// One API instance of the scale benchmark (bench/scale.ts): the real app with the Redis adapter and cluster
+// membership, on the benchmark's shared PostgreSQL and Redis. As in bench/engine-server.ts, the chain is
+// the one boundary replaced (tier records from memory) and the streamers' demo accounts are live.
+import { readFileSync } from 'node:fs';
+import { toBaseUnits } from '@strm/shared';
+import { createApp } from '../src/app.ts';
+import { createChain } from '../src/chain.ts';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createPrisma } from '../src/db/index.ts';
+import { createLogger } from '../src/logger.ts';
+import { DemoPlatform } from '../src/platforms/demo.ts';
+import type { StreamerRecords } from '../src/services/chain/streamer-records.ts';
+import { attachRedisAdapter } from '../src/socket/redis-adapter.ts';
+
+const send = (message: unknown) => process.send?.(message);
+const streamers = JSON.parse(readFileSync(process.env.BENCH_STREAMERS_FILE!, 'utf8')) as Array<{
+  wallet: string;
+  username: string;
+}>;
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATABASE_URL: process.env.BENCH_DATABASE_URL,
+  REDIS_URL: process.env.BENCH_REDIS_URL,
+  LOG_LEVEL: 'silent',
+  JWT_SECRET: process.env.BENCH_JWT_SECRET,
+  DEMO_PLATFORM: 'on',
+  MINING_UPDATE_INTERVAL_MS: process.env.BENCH_UPDATE_MS,
+});
+const prisma = createPrisma(config.databaseUrl!);
+const activatedAt = new Date(Date.now() - 3 * 86_400_000);
+const records: StreamerRecords = {
+  read: async () => ({ tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }),
+  watch: () => () => {},
+};
+// The demo platform is in each process's memory: every instance knows every streamer is live.
+const demo = new DemoPlatform();
+for (const s of streamers) demo.setLive(s.username, true, 0);
+const logger = createLogger('silent');
+const app = createApp({
+  config,
+  prisma,
+  chain: createChain('http://127.0.0.1:9'),
+  clock: systemClock,
+  logger,
+  demoPlatform: demo,
+  streamerRecords: records,
+});
+const redis = await attachRedisAdapter(
+  app.io,
+  config.redisUrl!,
+  `scale-bench-${process.env.BENCH_RUN}`,
+  logger,
+);
+await app.mining.start();
+await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+process.on('message', async (m: { type: string }) => {
+  if (m.type === 'stats') {
+    send({
+      type: 'stats',
+      rss: process.memoryUsage().rss,
+      cpu: process.cpuUsage(),
+      live: app.mining.engine.liveCount,
+    });
+  }
+  if (m.type === 'stop') {
+    app.io.close();
+    await app.mining.stop();
+    await redis.close();
+    await prisma.$disconnect();
+    process.exit(0);
+  }
+});
+send({ type: 'ready', port: (app.server.address() as { port: number }).port });
