@@ -74,7 +74,7 @@ describe('collect-rewards', () => {
         tokenAccount: treasury(),
         decimals: 6,
       }),
-      isLive: () => false,
+      isLive: async () => false,
     });
     await expect(claims.collect(s.wallet, signature)).rejects.toThrow('Failed to collect rewards');
     const row = await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
