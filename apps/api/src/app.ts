@@ -113,5 +113,11 @@ export function createApp(deps: AppDeps): App {
     () => io.engine.clientsCount,
   );
   registerMiningMetrics(metrics, deps.prisma);
+  scrapedGauge(
+    metrics,
+    'strm_mining_sessions_owned',
+    'Live sessions run by this instance',
+    () => mining.engine.liveCount,
+  );
   return { app, server, io, metrics, lifecycle, mining };
 }

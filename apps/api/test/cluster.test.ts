@@ -157,6 +157,9 @@ describe('two API instances on one PostgreSQL and one Redis', () => {
     const takenOver = await prisma.miningSession.findMany({ where: { endedAt: null } });
     expect(takenOver).toHaveLength(3);
     expect(new Set(takenOver.map((x) => x.ownerInstance)).size).toBe(1);
+    // B's metrics count the sessions it runs now: its own and the two it took over.
+    const metrics = await (await fetch(`${b.url}/metrics`)).text();
+    expect(metrics).toMatch(/^strm_mining_sessions_owned 3$/m);
 
     await new Promise((r) => setTimeout(r, 1500));
     for (const s of [...moved, onB]) {
