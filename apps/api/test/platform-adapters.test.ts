@@ -10,7 +10,7 @@ import { TikTokPlatform } from '../src/platforms/tiktok.ts';
 import { TwitchPlatform } from '../src/platforms/twitch.ts';
 
 const logger = createLogger('silent');
-const TIMEOUT_MS = 300;
+const TIMEOUT_MS = 1000;
 
 async function failure(promise: Promise<unknown>): Promise<PlatformError> {
   const err = await promise.then(

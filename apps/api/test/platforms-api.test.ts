@@ -15,7 +15,7 @@ let bare: TestApp;
 
 beforeAll(async () => {
   await Promise.all([twitch.start(), tiktok.start()]);
-  const env = { ...twitch.env(), ...tiktok.env(), PLATFORM_HTTP_TIMEOUT_MS: '300' };
+  const env = { ...twitch.env(), ...tiktok.env(), PLATFORM_HTTP_TIMEOUT_MS: '1000' };
   t = await startTestApp({ env });
   oauth = await startTestApp({
     env: {
@@ -198,7 +198,7 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('12');
     expect(res.body.message).toBe('Twitch is limiting requests; please try again in 12 seconds');
-    twitch.fail('/oauth2/validate', { delayMs: 1500 });
+    twitch.fail('/oauth2/validate', { delayMs: 3000 });
     res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
     expect([res.status, res.body.message]).toEqual([502, 'Twitch could not be reached; please try again']);
     twitch.fail('/oauth2/validate', { status: 200, body: '{}' });
@@ -340,7 +340,7 @@ describe('TikTok verification (a code in the bio)', () => {
     tiktok.fail('/@flaky', { status: 429, headers: { 'retry-after': '30' } });
     res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
     expect([res.status, res.headers['retry-after']]).toEqual([429, '30']);
-    tiktok.fail('/@flaky', { delayMs: 1500 });
+    tiktok.fail('/@flaky', { delayMs: 3000 });
     res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });
     expect([res.status, res.body.message]).toEqual([502, 'TikTok could not be reached; please try again']);
     res = await as(t, wallet).post('/verify-streamer', { platform: 'tiktok' });

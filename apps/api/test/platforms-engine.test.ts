@@ -1,7 +1,7 @@
 // Twitch live detection through the engine: a real server (Socket.IO, PostgreSQL, the local chain) whose
 // Twitch adapter polls the fake Twitch; the client is socket.io-client as the browser's.
 import { createHmac } from 'node:crypto';
-import { FakeTwitch, freePort } from '@strm/testing';
+import { FakeTikTok, FakeTwitch, freePort } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
@@ -21,16 +21,23 @@ import {
 
 const POLL_MS = 1000;
 const twitch = new FakeTwitch();
+const tiktok = new FakeTikTok();
 let chain: TestChain;
 let server: EngineServer;
 /** The same product with EventSub configured and polling too slow to matter (10 minutes). */
 let pushed: EngineServer;
 const EVENTSUB_SECRET = 'eventsub-test-secret-0123';
 beforeAll(async () => {
-  await twitch.start();
+  await Promise.all([twitch.start(), tiktok.start()]);
   chain = await startTestChain();
   server = await startEngineServer(chain, {
-    env: { ...twitch.env(), TWITCH_POLL_INTERVAL_MS: String(POLL_MS), PLATFORM_HTTP_TIMEOUT_MS: '300' },
+    env: {
+      ...twitch.env(),
+      ...tiktok.env(),
+      TWITCH_POLL_INTERVAL_MS: String(POLL_MS),
+      TIKTOK_POLL_INTERVAL_MS: String(POLL_MS),
+      PLATFORM_HTTP_TIMEOUT_MS: '1000',
+    },
   });
   const port = await freePort();
   pushed = await startEngineServer(chain, {
@@ -49,7 +56,7 @@ afterAll(async () => {
   await server?.close();
   await server?.drop();
   await chain?.stop();
-  await twitch.stop();
+  await Promise.all([twitch.stop(), tiktok.stop()]);
 });
 
 /** A wallet with Tier 1 active, its Twitch account verified through the REST flow, and a socket. */
@@ -112,7 +119,7 @@ describe('Twitch live detection in the engine', () => {
     expect((await notLive).message).toBe(
       'Your Twitch stream is not live. Go live on Twitch, then connect again.',
     );
-    expect(elapsed).toBeLessThan(POLL_MS + 300);
+    expect(elapsed).toBeLessThan(POLL_MS + 500);
     expect(server.app.mining.engine.isLive(s.wallet)).toBe(false);
     const row = await server.prisma.miningSession.findFirst({ where: { wallet: s.wallet } });
     expect(row?.endReason).toBe('not-live');
@@ -126,7 +133,7 @@ describe('Twitch live detection in the engine', () => {
     expect((await start(s)).event).toBe('stream-started');
     twitch.fail('/helix/streams', { status: 503, times: 1 });
     twitch.fail('/helix/streams', { status: 429, headers: { 'retry-after': '1' }, times: 1 });
-    twitch.fail('/helix/streams', { delayMs: 2000, times: 1 });
+    twitch.fail('/helix/streams', { delayMs: 3000, times: 1 });
     const before = twitch.requests.filter((r) => r.url.pathname === '/helix/streams').length;
     await waitFor(
       () => twitch.requests.filter((r) => r.url.pathname === '/helix/streams').length >= before + 4,
@@ -212,5 +219,55 @@ describe('Twitch EventSub (TWITCH_EVENTSUB_CALLBACK_URL set)', () => {
     const ok = await post(headers('m3', now, sign('m3', now, body)), body);
     expect([ok.status, ok.text]).toEqual([200, 'abc']);
     expect((await post(headers('m3', now, sign('m3', now, body)), body)).status).toBe(204);
+  });
+});
+
+describe('TikTok live detection in the engine', () => {
+  it('verifies by bio code, mines while live with the viewer count, and ends when the LIVE ends', async () => {
+    const { keypair, signature } = await activatedWallet(chain);
+    const wallet = keypair.publicKey.toBase58();
+    const auth = `Bearer ${issueAuthToken(server.config, wallet, server.clock)}`;
+    const api = (path: string, body: object) =>
+      request(server.app.app).post(`/api/v1${path}`).set('Authorization', auth).send(body);
+    tiktok.addUser('tiktoker');
+    await api('/update-streamer-username', { platform: 'tiktok', username: '@TikToker' }).expect(200);
+    const code = (await api('/streamer-validation', { platform: 'tiktok', wallet }).expect(200)).body
+      .verificationCode as string;
+    tiktok.setBio('tiktoker', `mining ${code}`);
+    await api('/verify-streamer', { platform: 'tiktok' }).expect(200);
+
+    const socket = await connect(server, wallet);
+    expect(
+      (
+        await socketRequest(socket, 'activate-tier', { signature, tier: 'Tier 1' }, [
+          'tier-activated',
+          'tier-error',
+        ])
+      ).event,
+    ).toBe('tier-activated');
+    const startTikTok = () =>
+      socketRequest(
+        socket,
+        'start-stream',
+        { platform: 'tiktok', wallet, username: 'tiktoker', tier: 'Tier 1' },
+        ['stream-started', 'room-error', 'error'],
+      );
+    expect(await startTikTok()).toEqual({
+      event: 'room-error',
+      payload: expect.objectContaining({ message: 'Your stream is not live' }),
+    });
+
+    tiktok.setLive('tiktoker', true, 250);
+    const joined = await socketRequest(socket, 'join-room', { platform: 'tiktok', walletId: wallet }, [
+      'room-data',
+      'room-error',
+    ]);
+    expect(joined.payload).toMatchObject({ isLive: true, viewers: 250 });
+    expect((await startTikTok()).event).toBe('stream-started');
+    await new Promise((r) => setTimeout(r, POLL_MS * 1.5));
+    const stopped = next(socket, 'stream-stopped', POLL_MS * 3);
+    tiktok.setLive('tiktoker', false);
+    expect(await stopped).toMatchObject({ reason: 'not-live' });
+    socket.close();
   });
 });
