@@ -168,6 +168,14 @@ describe('Twitch live detection in the engine', () => {
         message: 'You are already mining in another tab or on another platform',
       }),
     });
+    const rename = await request(server.app.app)
+      .post('/api/v1/update-streamer-username')
+      .set('Authorization', `Bearer ${issueAuthToken(server.config, s.wallet, server.clock)}`)
+      .send({ platform: 'twitch', username: 'another_name' });
+    expect([rename.status, rename.body.message]).toEqual([
+      409,
+      'Cannot change your username while mining is active',
+    ]);
     s.socket.close();
   });
 });

@@ -26,7 +26,9 @@ export function platformsRouter(deps: AppDeps, mining: Mining): Router {
     logger: deps.logger,
     twitch: mining.twitch,
     tiktok: mining.tiktok,
-    isLive: (wallet) => mining.engine.isLive(wallet),
+    isLive: async (wallet) =>
+      mining.engine.isLive(wallet) ||
+      (await deps.prisma.miningSession.count({ where: { wallet, endedAt: null } })) > 0,
     codeTtlSeconds: config.platforms.tiktok.codeTtlSeconds,
   });
   const auth = requireWallet(deps);

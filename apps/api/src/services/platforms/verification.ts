@@ -18,7 +18,8 @@ export interface VerificationDeps {
   logger: Logger;
   twitch: TwitchPlatform;
   tiktok: TikTokPlatform;
-  isLive(wallet: string): boolean;
+  /** A session open for the wallet on this or any other instance. */
+  isLive(wallet: string): Promise<boolean>;
   codeTtlSeconds: number;
 }
 
@@ -75,7 +76,8 @@ export class PlatformAccounts {
     if (current?.username === name) {
       return { platform, username: name, isVerified: current.isVerified };
     }
-    if (this.deps.isLive(wallet)) throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
+    if (await this.deps.isLive(wallet))
+      throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
     await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
     const reset = {
       username: name,
@@ -190,7 +192,8 @@ export class PlatformAccounts {
       throw mapped;
     });
     const username = normaliseUsername(result.username);
-    if (this.deps.isLive(wallet)) throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
+    if (await this.deps.isLive(wallet))
+      throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
     await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
     const account = await this.deps.prisma.platformAccount.upsert({
       where: { wallet_platform: { wallet, platform: 'tiktok' } },
