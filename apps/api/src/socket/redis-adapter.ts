@@ -1,7 +1,9 @@
-// Several API instances behind a load balancer: Socket.IO's Redis adapter relays every room broadcast
-// (io.emit, io.to(room).emit: a wallet's events, announcements) and server-to-server event through Redis,
-// so a client receives it whichever instance holds its socket.
-import { createAdapter } from '@socket.io/redis-adapter';
+// Several API instances behind a load balancer: Socket.IO's Redis adapter relays room broadcasts
+// (io.to(room).emit: a wallet's events) and server-to-server requests (fetchSockets) through Redis, so a
+// client receives them whichever instance holds its socket. The sharded adapter over Redis 7's sharded
+// Pub/Sub, with a channel per room subscribed only by the instances that have sockets in it: an instance
+// receives the events of its own clients, not every instance's, so adding instances adds capacity.
+import { createShardedAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server } from 'socket.io';
 import type { Logger } from '../logger.ts';
@@ -35,7 +37,12 @@ export async function attachRedisAdapter(
     sub.disconnect();
     throw new Error(`cannot reach Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
   }
-  io.adapter(createAdapter(pub, sub, { key: `strm.socket.io#${cluster}` }));
+  io.adapter(
+    createShardedAdapter(pub, sub, {
+      channelPrefix: `strm.socket.io#${cluster}`,
+      subscriptionMode: 'dynamic',
+    }),
+  );
   return {
     async ping() {
       await pub.ping();
