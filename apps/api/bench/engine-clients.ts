@@ -15,6 +15,8 @@ let updates = 0;
 let connected = 0;
 let started = 0;
 let errors = 0;
+let disconnects = 0;
+const reasons: Record<string, number> = {};
 
 process.on('message', async (m: { type: string; job?: Job }) => {
   if (m.type === 'measure') {
@@ -24,7 +26,7 @@ process.on('message', async (m: { type: string; job?: Job }) => {
   }
   if (m.type === 'report') {
     measuring = false;
-    send({ type: 'report', lateness, updates, connected, started, errors });
+    send({ type: 'report', lateness, updates, connected, started, errors, disconnects, reasons });
   }
   if (m.type === 'run' && m.job) await run(m.job);
 });
@@ -40,6 +42,8 @@ async function run({ port, streamers, intervalMs }: Job) {
               transports: ['websocket'],
               auth: { wallet: s.wallet, authToken: s.token },
               reconnection: false,
+              // The ramp of thousands of sockets on a shared 2-core machine: wait longer than the default 20 s.
+              timeout: 120_000,
             });
             let startedAt = 0;
             socket.once('connect', () => {
@@ -64,11 +68,20 @@ async function run({ port, streamers, intervalMs }: Job) {
               lateness.push(Date.now() - due);
             });
             for (const e of ['error', 'room-error', 'connect_error', 'dailyLimitReached']) {
-              socket.once(e, () => {
+              socket.once(e, (p: { message?: string }) => {
                 errors++;
+                const key = `${e}: ${p?.message ?? ''}`.slice(0, 80);
+                reasons[key] = (reasons[key] ?? 0) + 1;
                 resolve();
               });
             }
+            socket.on('disconnect', (reason: string) => {
+              disconnects++;
+              reasons[`disconnect: ${reason}`] = (reasons[`disconnect: ${reason}`] ?? 0) + 1;
+            });
+            socket.on('stream-stopped', (p: { reason: string }) => {
+              reasons[`stream-stopped: ${p.reason}`] = (reasons[`stream-stopped: ${p.reason}`] ?? 0) + 1;
+            });
           }),
       ),
     );

@@ -63,7 +63,7 @@ if (bare) {
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
     DEMO_PLATFORM: 'on',
     MINING_UPDATE_INTERVAL_MS: String(intervalMs),
@@ -94,7 +94,7 @@ if (bare) {
     prisma: db.prisma,
     chain: createChain('http://127.0.0.1:9'),
     clock: systemClock,
-    logger: createLogger('silent'),
+    logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'),
     demoPlatform: demo,
     streamerRecords: records,
   });

@@ -70,6 +70,12 @@ async function scenario(bare: boolean) {
   for (const c of clients) c.kill();
   await new Promise((r) => server.once('exit', r));
 
+  const reasons: Record<string, number> = {};
+  for (const r of reports) {
+    for (const [k, v] of Object.entries(r.reasons as Record<string, number>))
+      reasons[k] = (reasons[k] ?? 0) + v;
+  }
+  if (Object.keys(reasons).length) console.log(`  ${bare ? 'bare' : 'engine'}: ${JSON.stringify(reasons)}`);
   const lateness = reports.flatMap((r) => r.lateness as number[]).sort((a, b) => a - b);
   const cpuBefore = statsBefore.cpu as { user: number; system: number };
   const cpuAfter = statsAfter.cpu as { user: number; system: number };
@@ -109,7 +115,7 @@ async function ask(child: ChildProcess, type: string) {
 
 console.log(`engine benchmark: ${count} streamers, ${seconds} s measured, updates every ${intervalMs} ms`);
 const engine = await scenario(false);
-const bareRun = await scenario(true);
+const bareRun = process.env.BENCH_SKIP_BARE === '1' ? engine : await scenario(true);
 const row = (label: string, a: string, b: string) =>
   console.log(`  ${label.padEnd(38)}${a.padStart(16)}${b.padStart(16)}`);
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
