@@ -2,7 +2,7 @@
 // loader, the 4 KB stack frame and 32 KB heap, real compute units and CPIs as inner instructions, with
 // LiteSVM's SPL Token and Associated Token programs. Run by `pnpm test:sbf` (scripts/sbf/test.mjs), which
 // builds the .so first; each instruction's compute units are printed and checked against a budget.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AnchorProvider, BN, Program, type Wallet } from '@coral-xyz/anchor';
@@ -20,7 +20,7 @@ import {
 import {
   Connection,
   Keypair,
-  type PublicKey,
+  PublicKey,
   SystemProgram,
   Transaction,
   type TransactionInstruction,
@@ -34,6 +34,7 @@ import type { Mining } from '../src/idl/mining.ts';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SO = process.env.STRM_MINING_SO ?? join(root, 'target', 'deploy', 'mining.so');
 const UNIT = 1_000_000n;
+const UPGRADEABLE_LOADER = new PublicKey('BPFLoaderUpgradeab1e11111111111111111111111');
 
 const UNAUTHORIZED = 6000;
 const ALREADY_ACTIVE = 6001;
@@ -83,9 +84,44 @@ class Chain {
   readonly mint = Keypair.generate();
 
   constructor() {
-    this.svm.addProgramFromFile(address(MINING_PROGRAM_ID.toBase58()), SO);
+    this.deploy(readFileSync(SO));
     this.svm.airdrop(address(this.payer.publicKey.toBase58()), lamports(100_000_000_000n));
     this.svm.airdrop(address(this.authority.publicKey.toBase58()), lamports(10_000_000_000n));
+  }
+
+  /**
+   * Deploys the program as `anchor deploy` leaves it: through the upgradeable loader, its code in the
+   * ProgramData account at the loader-derived address, naming the authority as upgrade authority.
+   */
+  deploy(elf: Buffer): void {
+    const [programData] = PublicKey.findProgramAddressSync(
+      [MINING_PROGRAM_ID.toBuffer()],
+      UPGRADEABLE_LOADER,
+    );
+    // UpgradeableLoaderState::ProgramData { slot: 0, upgrade_authority_address: Some(authority) }, then the ELF.
+    const header = Buffer.alloc(45);
+    header.writeUInt32LE(3, 0);
+    header[12] = 1;
+    this.authority.publicKey.toBuffer().copy(header, 13);
+    const data = Buffer.concat([header, elf]);
+    // UpgradeableLoaderState::Program { programdata_address }.
+    const program = Buffer.alloc(36);
+    program.writeUInt32LE(2, 0);
+    programData.toBuffer().copy(program, 4);
+    const loader = address(UPGRADEABLE_LOADER.toBase58());
+    for (const [key, bytes, executable] of [
+      [programData, data, false],
+      [MINING_PROGRAM_ID, program, true],
+    ] as const) {
+      this.svm.setAccount({
+        address: address(key.toBase58()),
+        data: new Uint8Array(bytes),
+        executable,
+        lamports: lamports(this.svm.minimumBalanceForRentExemption(BigInt(bytes.length))),
+        programAddress: loader,
+        space: BigInt(bytes.length),
+      });
+    }
   }
 
   send(ixs: TransactionInstruction[], signers: Keypair[] = []): Outcome {
