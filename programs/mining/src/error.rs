@@ -1,6 +1,7 @@
 use anchor_lang::prelude::*;
 
-/// Codes 6000-6006, in this order; clients map them to these messages.
+/// Codes 6000-6006 are the spec's, in this order; clients map them to these messages. Later codes are
+/// this program's own additions.
 #[error_code]
 pub enum MiningError {
     #[msg("Unauthorized access.")]
@@ -17,4 +18,7 @@ pub enum MiningError {
     InvalidHoldingsAccount,
     #[msg("Arithmetic overflow occurred.")]
     Overflow,
+    /// 6007: the tier's deposit changed after the wallet signed (slippage guard of `activate_tier`).
+    #[msg("The tier's deposit has changed.")]
+    DepositChanged,
 }

@@ -7,14 +7,14 @@ use crate::error::MiningError;
 use crate::events::{emit_event, TierActivated};
 use crate::state::{Config, Streamer};
 
+// Boxed: the accounts live on the heap, so the SBF stack frame (4 KB) holds pointers, not their data.
 #[derive(Accounts)]
-#[instruction(tier_name: String)]
 pub struct ActivateTier<'info> {
     #[account(mut)]
     pub wallet: Signer<'info>,
 
     #[account(mut, seeds = [CONFIG_SEED], bump = config.bump)]
-    pub config: Account<'info, Config>,
+    pub config: Box<Account<'info, Config>>,
 
     #[account(
         init_if_needed,
@@ -23,17 +23,17 @@ pub struct ActivateTier<'info> {
         seeds = [STREAMER_SEED, wallet.key().as_ref()],
         bump,
     )]
-    pub streamer: Account<'info, Streamer>,
+    pub streamer: Box<Account<'info, Streamer>>,
 
     #[account(address = config.token_mint)]
-    pub token_mint: Account<'info, Mint>,
+    pub token_mint: Box<Account<'info, Mint>>,
 
     #[account(
         mut,
         token::mint = token_mint,
         token::authority = wallet,
     )]
-    pub wallet_token_account: Account<'info, TokenAccount>,
+    pub wallet_token_account: Box<Account<'info, TokenAccount>>,
 
     // init_if_needed also checks an existing account (token owner, mint, token program, ATA address),
     // so another streamer's holdings, or any other account, is refused here.
@@ -44,16 +44,19 @@ pub struct ActivateTier<'info> {
         associated_token::mint = token_mint,
         associated_token::authority = streamer,
     )]
-    pub holdings: Account<'info, TokenAccount>,
+    pub holdings: Box<Account<'info, TokenAccount>>,
 
     pub token_program: Program<'info, Token>,
     pub associated_token_program: Program<'info, AssociatedToken>,
     pub system_program: Program<'info, System>,
 }
 
-pub fn handler(ctx: Context<ActivateTier>, tier_name: String) -> Result<()> {
+/// `expected_deposit` is the deposit the wallet agreed to pay: if the authority repriced the tier after
+/// the wallet signed, the activation fails instead of taking a different amount.
+pub fn handler(ctx: Context<ActivateTier>, tier_name: String, expected_deposit: u64) -> Result<()> {
     let deposit = ctx.accounts.config.tier(&tier_name)?.deposit;
     require!(!ctx.accounts.streamer.is_active, MiningError::AlreadyActive);
+    require!(deposit == expected_deposit, MiningError::DepositChanged);
 
     transfer_checked(
         CpiContext::new(

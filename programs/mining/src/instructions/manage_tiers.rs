@@ -2,7 +2,7 @@ use anchor_lang::prelude::*;
 
 use crate::constants::{CONFIG_SEED, MAX_TIERS};
 use crate::error::MiningError;
-use crate::state::{validate_tier_name, Config, Tier};
+use crate::state::{validate_deposit, validate_tier_name, Config, Tier};
 
 /// The authority's tier instructions share these accounts.
 #[derive(Accounts)]
@@ -15,11 +15,12 @@ pub struct ManageTiers<'info> {
         bump = config.bump,
         has_one = authority @ MiningError::Unauthorized,
     )]
-    pub config: Account<'info, Config>,
+    pub config: Box<Account<'info, Config>>,
 }
 
 pub fn add_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
     validate_tier_name(&name)?;
+    validate_deposit(deposit)?;
     let config = &mut ctx.accounts.config;
     require!(config.tiers.len() < MAX_TIERS as usize, MiningError::MaxTiersReached);
     require!(config.tiers.iter().all(|t| t.name != name), MiningError::InvalidTier);
@@ -27,14 +28,16 @@ pub fn add_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result
     Ok(())
 }
 
+/// Changes what new activations pay; active streamers keep the deposit they paid.
 pub fn update_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
+    validate_deposit(deposit)?;
     let config = &mut ctx.accounts.config;
     let tier = config.tiers.iter_mut().find(|t| t.name == name).ok_or_else(|| error!(MiningError::InvalidTier))?;
     tier.deposit = deposit;
     Ok(())
 }
 
-/// Active streamers on a removed tier keep their deposit and can still deactivate.
+/// Stops new activations; active streamers on the tier keep it and can still deactivate.
 pub fn remove_tier(ctx: Context<ManageTiers>, name: String) -> Result<()> {
     let config = &mut ctx.accounts.config;
     let before = config.tiers.len();

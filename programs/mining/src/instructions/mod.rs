@@ -6,8 +6,10 @@ pub mod activate_tier;
 pub mod deactivate_tier;
 pub mod initialize;
 pub mod manage_tiers;
+pub mod transfer_authority;
 
 pub use activate_tier::*;
 pub use deactivate_tier::*;
 pub use initialize::*;
 pub use manage_tiers::*;
+pub use transfer_authority::*;

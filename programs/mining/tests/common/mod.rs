@@ -8,10 +8,12 @@ use solana_program_test::{processor, BanksClientError, ProgramTest, ProgramTestC
 use solana_sdk::{
     account::Account,
     account_info::AccountInfo,
+    bpf_loader_upgradeable::{self, UpgradeableLoaderState},
     entrypoint::ProgramResult,
     instruction::{Instruction, InstructionError},
     program_pack::Pack,
     pubkey::Pubkey,
+    rent::Rent,
     signature::{Keypair, Signer},
     transaction::{Transaction, TransactionError},
 };
@@ -28,10 +30,35 @@ fn mining_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> P
     mining::entry(program_id, accounts, data)
 }
 
-pub fn program_test() -> ProgramTest {
+/// The program as a native builtin, with a ProgramData account at the address the upgradeable loader
+/// derives for it, naming `upgrade_authority` (what `anchor deploy` leaves on a cluster); none without one.
+pub fn program_test(program_data: Option<Option<Pubkey>>) -> ProgramTest {
     let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
     pt.prefer_bpf(false);
+    if let Some(upgrade_authority) = program_data {
+        pt.add_account(program_data_address(), program_data_account(upgrade_authority));
+    }
     pt
+}
+
+pub fn program_data_address() -> Pubkey {
+    Pubkey::find_program_address(&[mining::ID.as_ref()], &bpf_loader_upgradeable::id()).0
+}
+
+/// The ProgramData header as the upgradeable loader writes it (the program's code would follow it).
+pub fn program_data_account(upgrade_authority: Option<Pubkey>) -> Account {
+    let data = bincode::serialize(&UpgradeableLoaderState::ProgramData {
+        slot: 0,
+        upgrade_authority_address: upgrade_authority,
+    })
+    .unwrap();
+    Account {
+        lamports: Rent::default().minimum_balance(data.len()),
+        data,
+        owner: bpf_loader_upgradeable::id(),
+        executable: false,
+        rent_epoch: 0,
+    }
 }
 
 pub struct Harness {
@@ -81,10 +108,16 @@ pub fn events<E: Event + AnchorDeserialize>(logs: &[String]) -> Vec<E> {
 }
 
 impl Harness {
-    /// A started bank with a 6-decimal mint; the config is not initialised.
+    /// A started bank with a 6-decimal mint (no freeze authority) and the program deployed with
+    /// `authority` as its upgrade authority; the config is not initialised.
     pub async fn start() -> Self {
-        let ctx = program_test().start_with_context().await;
-        let mut h = Harness { ctx, authority: Keypair::new(), mint: Keypair::new() };
+        let authority = Keypair::new();
+        Self::start_with(program_test(Some(Some(authority.pubkey()))), authority).await
+    }
+
+    pub async fn start_with(pt: ProgramTest, authority: Keypair) -> Self {
+        let ctx = pt.start_with_context().await;
+        let mut h = Harness { ctx, authority, mint: Keypair::new() };
         h.airdrop(&h.authority.pubkey(), 10_000_000_000).await;
         let mint = h.mint.insecure_clone();
         h.create_mint(&mint).await;
@@ -133,6 +166,10 @@ impl Harness {
     }
 
     pub async fn create_mint(&mut self, mint: &Keypair) {
+        self.create_mint_with_freeze_authority(mint, None).await
+    }
+
+    pub async fn create_mint_with_freeze_authority(&mut self, mint: &Keypair, freeze_authority: Option<&Pubkey>) {
         let payer = self.payer();
         let rent = self.ctx.banks_client.get_rent().await.unwrap();
         let ixs = [
@@ -143,8 +180,14 @@ impl Harness {
                 spl_token::state::Mint::LEN as u64,
                 &spl_token::ID,
             ),
-            spl_token::instruction::initialize_mint2(&spl_token::ID, &mint.pubkey(), &payer.pubkey(), None, DECIMALS)
-                .unwrap(),
+            spl_token::instruction::initialize_mint2(
+                &spl_token::ID,
+                &mint.pubkey(),
+                &payer.pubkey(),
+                freeze_authority,
+                DECIMALS,
+            )
+            .unwrap(),
         ];
         self.send(&ixs, &[mint]).await.unwrap();
     }
@@ -209,6 +252,19 @@ impl Harness {
         Config::try_deserialize(&mut acc.data.as_slice()).unwrap()
     }
 
+    pub async fn lamports(&mut self, address: &Pubkey) -> u64 {
+        self.account(address).await.map(|a| a.lamports).unwrap_or_default()
+    }
+
+    /// Overwrites an Anchor account's data in place (a state no transaction could make).
+    pub async fn forge<T: anchor_lang::AccountSerialize>(&mut self, address: &Pubkey, value: &T) {
+        let mut data = Vec::new();
+        value.try_serialize(&mut data).unwrap();
+        let existing = self.account(address).await.expect("account exists");
+        data.resize(existing.data.len(), 0);
+        self.ctx.set_account(address, &Account { data, ..existing }.into());
+    }
+
     pub async fn streamer(&mut self, wallet: &Pubkey) -> Streamer {
         let acc = self.account(&streamer_pda(wallet)).await.expect("streamer exists");
         Streamer::try_deserialize(&mut acc.data.as_slice()).unwrap()
@@ -221,6 +277,7 @@ impl Harness {
             program_id: mining::ID,
             accounts: mining::accounts::Initialize {
                 authority: *authority,
+                program_data: program_data_address(),
                 config: config_pda(),
                 token_mint: *mint,
                 system_program: system_program::ID,
@@ -258,6 +315,30 @@ impl Harness {
         self.send(&[ix], &[signer]).await
     }
 
+    pub async fn propose_authority(
+        &mut self,
+        signer: &Keypair,
+        new_authority: Option<Pubkey>,
+    ) -> Result<(), BanksClientError> {
+        let ix = Instruction {
+            program_id: mining::ID,
+            accounts: mining::accounts::ProposeAuthority { authority: signer.pubkey(), config: config_pda() }
+                .to_account_metas(None),
+            data: mining::instruction::ProposeAuthority { new_authority }.data(),
+        };
+        self.send(&[ix], &[signer]).await
+    }
+
+    pub async fn accept_authority(&mut self, signer: &Keypair) -> Result<(), BanksClientError> {
+        let ix = Instruction {
+            program_id: mining::ID,
+            accounts: mining::accounts::AcceptAuthority { new_authority: signer.pubkey(), config: config_pda() }
+                .to_account_metas(None),
+            data: mining::instruction::AcceptAuthority {}.data(),
+        };
+        self.send(&[ix], &[signer]).await
+    }
+
     pub async fn remove_tier(&mut self, signer: &Keypair, name: &str) -> Result<(), BanksClientError> {
         let ix = Instruction {
             program_id: mining::ID,
@@ -267,7 +348,14 @@ impl Harness {
         self.send(&[ix], &[signer]).await
     }
 
-    pub fn activate_ix(&self, wallet: &Pubkey, wallet_token: &Pubkey, holdings: &Pubkey, tier: &str) -> Instruction {
+    pub fn activate_ix(
+        &self,
+        wallet: &Pubkey,
+        wallet_token: &Pubkey,
+        holdings: &Pubkey,
+        tier: &str,
+        expected_deposit: u64,
+    ) -> Instruction {
         Instruction {
             program_id: mining::ID,
             accounts: mining::accounts::ActivateTier {
@@ -282,18 +370,35 @@ impl Harness {
                 system_program: system_program::ID,
             }
             .to_account_metas(None),
-            data: mining::instruction::ActivateTier { tier_name: tier.to_string() }.data(),
+            data: mining::instruction::ActivateTier { tier_name: tier.to_string(), expected_deposit }.data(),
         }
     }
 
+    /// The deposit a client shows for `tier` (the config's current one; 0 for an unknown tier).
+    pub async fn deposit_of(&mut self, tier: &str) -> u64 {
+        self.config().await.tiers.iter().find(|t| t.name == tier).map(|t| t.deposit).unwrap_or_default()
+    }
+
+    /// Activates `tier`, expecting the deposit the config asks now (as a client that just read it).
     pub async fn activate(
         &mut self,
         wallet: &Keypair,
         wallet_token: &Pubkey,
         tier: &str,
     ) -> Result<(), BanksClientError> {
+        let expected = self.deposit_of(tier).await;
+        self.activate_expecting(wallet, wallet_token, tier, expected).await
+    }
+
+    pub async fn activate_expecting(
+        &mut self,
+        wallet: &Keypair,
+        wallet_token: &Pubkey,
+        tier: &str,
+        expected_deposit: u64,
+    ) -> Result<(), BanksClientError> {
         let holdings = holdings_address(&wallet.pubkey(), &self.mint.pubkey());
-        let ix = self.activate_ix(&wallet.pubkey(), wallet_token, &holdings, tier);
+        let ix = self.activate_ix(&wallet.pubkey(), wallet_token, &holdings, tier, expected_deposit);
         self.send(&[ix], &[wallet]).await
     }
 
