@@ -1,5 +1,6 @@
 // Anchor's deploy script: initialises the mining program's config for a token mint and makes its tier
-// table the default one (packages/shared). Idempotent: run it again after changing the table.
+// table the default one (packages/shared). Idempotent: run it again after changing the table. The wallet
+// must be the program's upgrade authority (the deployer) to initialise, and the config's authority after.
 //
 //   `anchor migrate` calls the default export with the workspace's provider, or directly:
 //   ANCHOR_PROVIDER_URL=https://api.devnet.solana.com ANCHOR_WALLET=~/.config/solana/id.json \
@@ -11,6 +12,7 @@ import {
   initializeInstruction,
   miningProgram,
   readConfig,
+  readUpgradeAuthority,
   removeTierInstruction,
   updateTierInstruction,
 } from '@strm/mining-client';
@@ -31,6 +33,14 @@ export async function deployConfig(provider: AnchorProvider, mint: PublicKey): P
   let config = await readConfig(program);
   const initialized = !config;
   if (!config) {
+    // Only the program's upgrade authority may initialise (so nobody can take the config between deploy
+    // and this script): say so plainly rather than fail with Unauthorized.
+    const upgradeAuthority = await readUpgradeAuthority(provider.connection, program.programId);
+    if (!upgradeAuthority?.equals(authority)) {
+      throw new Error(
+        `only the program's upgrade authority (${upgradeAuthority?.toBase58() ?? 'none: the program is immutable or not deployed'}) can initialise the config, not this wallet (${authority.toBase58()})`,
+      );
+    }
     await provider.sendAndConfirm(
       new Transaction().add(await initializeInstruction(program, authority, mint)),
     );

@@ -78,6 +78,11 @@ struct Args {
     /// A PubSub connection that takes longer than this to accept a message is closed.
     #[arg(long, default_value_t = 10_000)]
     pubsub_send_timeout_ms: u64,
+    /// The mining program's upgrade authority (a base58 address), recorded in its ProgramData as
+    /// `anchor deploy` does on a cluster: only this key can initialise the program's config. Without it
+    /// the program has no ProgramData and nobody can.
+    #[arg(long)]
+    upgrade_authority: Option<solana_sdk::pubkey::Pubkey>,
 }
 
 /// A fresh random token for the cheat codes, written for this run only to <data-dir>/cheat-token (0600).
@@ -130,7 +135,7 @@ async fn main() -> Result<()> {
         std::fs::remove_file(&ledger)?;
     }
     let limits = state::Limits { max_transactions: args.max_transactions, event_queue: args.pubsub_queue };
-    let chain = state::Chain::start(&ledger, limits).await?;
+    let chain = state::Chain::start(&ledger, limits, args.upgrade_authority).await?;
     let cheats = rpc::Cheats {
         token: write_cheat_token(&args.data_dir).context("writing the cheat token")?,
         listen_host: args.host.to_ascii_lowercase(),

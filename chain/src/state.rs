@@ -166,10 +166,28 @@ pub fn persistable(account: &Account) -> bool {
         && account.owner != solana_sdk::bpf_loader_upgradeable::id()
 }
 
+/// The mining program's ProgramData, as the upgradeable loader leaves it after `anchor deploy` (the header;
+/// the program's code would follow it): the program runs natively here, but its initialisation checks the
+/// upgrade authority recorded at this address. Made afresh at every start, never kept in the ledger.
+fn program_data(upgrade_authority: Pubkey) -> Result<(Pubkey, Account)> {
+    use solana_sdk::bpf_loader_upgradeable::{self, UpgradeableLoaderState};
+    let address = Pubkey::find_program_address(&[mining::ID.as_ref()], &bpf_loader_upgradeable::id()).0;
+    let data = bincode::serialize(&UpgradeableLoaderState::ProgramData {
+        slot: 0,
+        upgrade_authority_address: Some(upgrade_authority),
+    })?;
+    let lamports = solana_sdk::rent::Rent::default().minimum_balance(data.len());
+    Ok((address, Account { lamports, data, owner: bpf_loader_upgradeable::id(), executable: false, rent_epoch: 0 }))
+}
+
 impl Chain {
-    pub async fn start(ledger: &Path, limits: Limits) -> Result<Arc<Self>> {
+    pub async fn start(ledger: &Path, limits: Limits, upgrade_authority: Option<Pubkey>) -> Result<Arc<Self>> {
         let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
         pt.prefer_bpf(false);
+        if let Some(authority) = upgrade_authority {
+            let (address, account) = program_data(authority)?;
+            pt.add_account(address, account);
+        }
         // The context's ticker registers a blockhash every 64 ticks: one per slot at this tick length.
         pt.set_target_tick_duration(SLOT_DURATION / 64);
         let saved: Vec<(Pubkey, Account)> = match std::fs::read(ledger) {

@@ -26,15 +26,19 @@ import {
 } from '@solana/web3.js';
 import {
   type MiningProgram,
+  acceptAuthorityInstruction,
   activateTierInstructions,
   addTierInstruction,
   configPda,
   deactivateTierInstruction,
   holdingsAddress,
   miningProgram,
+  programDataAddress,
   programErrorOf,
+  proposeAuthorityInstruction,
   readConfig,
   readStreamer,
+  readUpgradeAuthority,
   removeTierInstruction,
   streamerPda,
   streamerStatus,
@@ -355,9 +359,71 @@ describe('the mining program through the TS client', () => {
     expect(config?.tiers[8]?.deposit).toBe(1_000_000n * UNIT);
   });
 
+  it('was initialised by the program’s upgrade authority, recorded in its ProgramData', async () => {
+    const authorityKey = new PublicKey(chain.info.authority);
+    expect((await readUpgradeAuthority(chain.connection))?.equals(authorityKey)).toBe(true);
+    expect((await readConfig(program))?.authority.equals(authorityKey)).toBe(true);
+    // The ProgramData is the loader's account, at the address the loader derives from the program id.
+    const programData = await chain.connection.getAccountInfo(programDataAddress());
+    expect(programData?.owner.toBase58()).toBe('BPFLoaderUpgradeab1e11111111111111111111111');
+  });
+
+  it('activates only at the deposit the user agreed to', async () => {
+    const wallet = await fundedWallet(1000n);
+    // The client refuses a deposit that is no longer the tier's before anything is signed…
+    await expect(activateTierInstructions(program, wallet.publicKey, 'Tier 1', 900n * UNIT)).rejects.toThrow(
+      "The tier's deposit has changed.",
+    );
+    // …and the program refuses it when it changed after signing (6007).
+    const repriced = await program.methods
+      .activateTier('Tier 1', new BN((900n * UNIT).toString()))
+      .accountsStrict({
+        wallet: wallet.publicKey,
+        config: configPda(),
+        streamer: streamerPda(wallet.publicKey),
+        tokenMint: mint,
+        walletTokenAccount: getAssociatedTokenAddressSync(mint, wallet.publicKey),
+        holdings: holdingsAddress(wallet.publicKey, mint),
+        tokenProgram: TOKEN_PROGRAM_ID,
+        associatedTokenProgram: ASSOCIATED_TOKEN_PROGRAM_ID,
+        systemProgram: SystemProgram.programId,
+      })
+      .instruction();
+    await expectProgramError(send([repriced], [wallet]), 6007);
+    expect(await tokenBalance(chain.connection, wallet.publicKey, mint)).toBe(1000);
+  });
+
+  it('hands the authority over in two steps (and back)', async () => {
+    const successor = await fundedWallet();
+    await send(
+      [await proposeAuthorityInstruction(program, authority.publicKey, successor.publicKey)],
+      [authority],
+    );
+    expect((await readConfig(program))?.pendingAuthority?.equals(successor.publicKey)).toBe(true);
+    expect((await readConfig(program))?.authority.equals(authority.publicKey)).toBe(true);
+    await send([await acceptAuthorityInstruction(program, successor.publicKey)], [successor]);
+    expect((await readConfig(program))?.authority.equals(successor.publicKey)).toBe(true);
+    await expectProgramError(
+      send(
+        [await addTierInstruction(program, authority.publicKey, { name: 'Old key', deposit: 1n })],
+        [authority],
+      ),
+      6000,
+    );
+    await send(
+      [await proposeAuthorityInstruction(program, successor.publicKey, authority.publicKey)],
+      [successor],
+    );
+    await send([await acceptAuthorityInstruction(program, authority.publicKey)], [authority]);
+    const config = await readConfig(program);
+    expect(config?.authority.equals(authority.publicKey)).toBe(true);
+    expect(config?.pendingAuthority).toBeNull();
+  });
+
   it('activates a tier, shows the streamer, indexes the event, and deactivates with the deposit back', async () => {
     const wallet = await fundedWallet(6000n);
-    await send(await activateTierInstructions(program, wallet.publicKey, 'Tier 2'), [wallet]);
+    const lamportsBefore = await chain.connection.getBalance(wallet.publicKey);
+    await send(await activateTierInstructions(program, wallet.publicKey, 'Tier 2', 5000n * UNIT), [wallet]);
 
     expect(await streamerStatus(program, wallet.publicKey)).toEqual({ activeTier: 'Tier 2', isMining: true });
     const streamer = await readStreamer(program, wallet.publicKey);
@@ -377,6 +443,10 @@ describe('the mining program through the TS client', () => {
     const deactivation = await send([await deactivateTierInstruction(program, wallet.publicKey)], [wallet]);
     expect(await streamerStatus(program, wallet.publicKey)).toEqual({ activeTier: null, isMining: false });
     expect(await tokenBalance(chain.connection, wallet.publicKey, mint)).toBe(6000);
+    // The record and the holdings are closed: their rent is back, the wallet paid only two fees.
+    expect(await chain.connection.getAccountInfo(streamerPda(wallet.publicKey))).toBeNull();
+    expect(await chain.connection.getAccountInfo(holdingsAddress(wallet.publicKey, mint))).toBeNull();
+    expect(await chain.connection.getBalance(wallet.publicKey)).toBe(lamportsBefore - 2 * 5000);
 
     const tx = await chain.connection.getTransaction(deactivation, { maxSupportedTransactionVersion: 0 });
     const events = (tx?.meta?.logMessages ?? []).filter((l) => l.startsWith('Program data: '));
@@ -390,15 +460,15 @@ describe('the mining program through the TS client', () => {
     // 6000 Unauthorized: a tier change not signed by the authority.
     await expectProgramError(
       send(
-        [await addTierInstruction(program, intruder.publicKey, { name: 'Free', deposit: 0n })],
+        [await addTierInstruction(program, intruder.publicKey, { name: 'Free', deposit: 1n })],
         [intruder],
       ),
       6000,
     );
     // 6001 AlreadyActive.
-    await send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1'), [wallet]);
+    await send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1', 1000n * UNIT), [wallet]);
     await expectProgramError(
-      send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1'), [wallet]),
+      send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1', 1000n * UNIT), [wallet]),
       6001,
     );
     // 6005 InvalidHoldingsAccount: the wallet's own token account named as holdings.
@@ -406,18 +476,20 @@ describe('the mining program through the TS client', () => {
     const holdingsIndex = ix.keys.findIndex((k) => k.pubkey.equals(holdingsAddress(wallet.publicKey, mint)));
     ix.keys[holdingsIndex]!.pubkey = getAssociatedTokenAddressSync(mint, wallet.publicKey);
     await expectProgramError(send([ix], [wallet]), 6005);
-    // 6002 NotActive.
-    await send([await deactivateTierInstruction(program, wallet.publicKey)], [wallet]);
-    await expectProgramError(
-      send([await deactivateTierInstruction(program, wallet.publicKey)], [wallet]),
-      6002,
+    // 6002 NotActive: deactivation closes the record, so the client says it before sending, and the
+    // program finds no record at all (Anchor's AccountNotInitialized, 3012 = 0xbc4).
+    const deactivation = await deactivateTierInstruction(program, wallet.publicKey);
+    await send([deactivation], [wallet]);
+    await expect(deactivateTierInstruction(program, wallet.publicKey)).rejects.toThrow(
+      'Not an active miner.',
     );
+    await expect(send([deactivation], [wallet])).rejects.toThrow(/custom program error: 0xbc4/);
     // 6003 InvalidTier: the client refuses an unknown tier itself ('Tier not found'), so build it by hand.
-    await expect(activateTierInstructions(program, wallet.publicKey, 'Tier 42')).rejects.toThrow(
+    await expect(activateTierInstructions(program, wallet.publicKey, 'Tier 42', UNIT)).rejects.toThrow(
       'Tier not found',
     );
     const unknownTier = await program.methods
-      .activateTier('Tier 42')
+      .activateTier('Tier 42', new BN(UNIT.toString()))
       .accountsStrict({
         wallet: wallet.publicKey,
         config: configPda(),
@@ -474,7 +546,7 @@ describe('the mining program through the TS client', () => {
       ),
     ).toMatchObject({ result: null });
     await expectProgramError(
-      send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1'), [wallet]),
+      send(await activateTierInstructions(program, wallet.publicKey, 'Tier 1', 1000n * UNIT), [wallet]),
       6006,
     );
   });
@@ -500,7 +572,9 @@ describe('restarts', () => {
       await mintTo(first.connection, firstAuthority, firstMint, ata, firstAuthority, 1000n * UNIT);
       await sendAndConfirmTransaction(
         first.connection,
-        new Transaction().add(...(await activateTierInstructions(firstProgram, wallet.publicKey, 'Tier 1'))),
+        new Transaction().add(
+          ...(await activateTierInstructions(firstProgram, wallet.publicKey, 'Tier 1', 1000n * UNIT)),
+        ),
         [wallet],
       );
       // Subscribers are told the chain stopped on purpose (a normal closure), so clients such as

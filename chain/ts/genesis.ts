@@ -33,17 +33,28 @@ async function airdrop(connection: Connection, to: PublicKey, sol: number) {
   await connection.confirmTransaction({ signature, ...latest });
 }
 
+/** Where genesis keeps its keypairs (created on first use, never committed). */
+export function genesisKeypairPaths(dataDir: string) {
+  return {
+    // One key is the program's upgrade authority (so it initialises the config), the config's authority
+    // and the mint's authority; the mint keypair only fixes the mint's address.
+    authority: join(dataDir, 'keys', 'authority.json'),
+    mint: join(dataDir, 'keys', 'mint.json'),
+    treasuryOwner: join(dataDir, 'keys', 'treasury-owner.json'),
+  };
+}
+
+/** The program's upgrade authority the chain is started with (the genesis authority), created if need be. */
+export function upgradeAuthority(dataDir: string): PublicKey {
+  return loadOrCreateKeypair(genesisKeypairPaths(dataDir).authority).publicKey;
+}
+
 export async function ensureGenesis(
   connection: Connection,
   dataDir: string,
   urls: { rpcUrl: string; wsUrl: string },
 ): Promise<ChainInfo> {
-  const keypairs = {
-    // One key is the mint's and the config's authority; the mint keypair only fixes the mint's address.
-    authority: join(dataDir, 'keys', 'authority.json'),
-    mint: join(dataDir, 'keys', 'mint.json'),
-    treasuryOwner: join(dataDir, 'keys', 'treasury-owner.json'),
-  };
+  const keypairs = genesisKeypairPaths(dataDir);
   const authority = loadOrCreateKeypair(keypairs.authority);
   const mintKey = loadOrCreateKeypair(keypairs.mint);
   const treasuryOwner = loadOrCreateKeypair(keypairs.treasuryOwner);
@@ -59,6 +70,7 @@ export async function ensureGenesis(
     () => false,
   );
   if (!mintExists) {
+    // No freeze authority: the program refuses a mint that could freeze the streamers' holdings.
     await createMint(connection, authority, authority.publicKey, null, TOKEN_DECIMALS, mintKey);
   }
   const treasury = await getOrCreateAssociatedTokenAccount(
@@ -71,9 +83,14 @@ export async function ensureGenesis(
     await mintTo(connection, authority, mintKey.publicKey, treasury.address, authority, TREASURY_SUPPLY);
   }
 
+  const program = miningProgram(connection);
+  await readConfig(program).catch((err: unknown) => {
+    throw new Error(
+      `the ledger in ${dataDir} holds a mining config this program version cannot read (${String(err)}); start the chain once with --reset`,
+    );
+  });
   const provider = new AnchorProvider(connection, new Wallet(authority), { commitment: 'confirmed' });
   await deployConfig(provider, mintKey.publicKey);
-  const program = miningProgram(connection);
   const config = await readConfig(program);
   if (!config) throw new Error('the mining config is missing after genesis');
 

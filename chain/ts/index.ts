@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection, type PublicKey } from '@solana/web3.js';
 import { type AccountState, readCheatToken, setAccount } from './cheats.ts';
-import { type ChainInfo, ensureGenesis } from './genesis.ts';
+import { type ChainInfo, ensureGenesis, upgradeAuthority } from './genesis.ts';
 
 export type { ChainInfo } from './genesis.ts';
 export { type AccountState, CHEAT_TOKEN_HEADER, readCheatToken, setAccount } from './cheats.ts';
@@ -95,6 +95,10 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
     '--data-dir',
     dataDir,
     '--exit-on-stdin-close',
+    // As `anchor deploy` would: genesis's authority is the program's upgrade authority, so it (and only
+    // it) initialises the config.
+    '--upgrade-authority',
+    upgradeAuthority(dataDir).toBase58(),
   ];
   if (options.reset) args.push('--reset');
   const { maxTransactions, pubsubQueue, pubsubSendTimeoutMs } = options.limits ?? {};

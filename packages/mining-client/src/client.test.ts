@@ -1,14 +1,22 @@
+import { BorshAccountsCoder } from '@coral-xyz/anchor';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { type Connection, Keypair, PublicKey } from '@solana/web3.js';
+import { type AccountInfo, type Connection, Keypair, PublicKey } from '@solana/web3.js';
+import BN from 'bn.js';
 import { describe, expect, it } from 'vitest';
 import {
+  BPF_LOADER_UPGRADEABLE_ID,
   MINING_PROGRAM_ID,
+  acceptAuthorityInstruction,
   activateTierInstructions,
   addTierInstruction,
   configPda,
   deactivateTierInstruction,
   holdingsAddress,
+  initializeInstruction,
   miningProgram,
+  programDataAddress,
+  proposeAuthorityInstruction,
+  readUpgradeAuthority,
   streamerPda,
   streamerStatus,
 } from './client.ts';
@@ -77,5 +85,120 @@ describe('before anything is sent', () => {
       [configPda().toBase58(), false, true],
     ]);
     expect(ix.programId.equals(MINING_PROGRAM_ID)).toBe(true);
+  });
+});
+
+/** A connection that holds only the given accounts (encoded as the program writes them). */
+function chainWith(accounts: Map<string, AccountInfo<Buffer>>): Connection {
+  const get = async (key: PublicKey) => accounts.get(key.toBase58()) ?? null;
+  return {
+    getAccountInfo: get,
+    getAccountInfoAndContext: async (key: PublicKey) => ({ context: { slot: 1 }, value: await get(key) }),
+    rpcEndpoint: 'http://127.0.0.1:1',
+  } as unknown as Connection;
+}
+
+async function configAccount(tiers: { name: string; deposit: bigint }[]): Promise<AccountInfo<Buffer>> {
+  const data = await new BorshAccountsCoder(idl as never).encode('Config', {
+    authority: Keypair.generate().publicKey,
+    token_mint: mint,
+    token_decimals: 6,
+    total_deposited: new BN(0),
+    bump: 255,
+    pending_authority: null,
+    tiers: tiers.map((t) => ({ name: t.name, deposit: new BN(t.deposit.toString()) })),
+  });
+  return { data, owner: MINING_PROGRAM_ID, lamports: 1, executable: false, rentEpoch: 0 };
+}
+
+describe('activation carries the deposit the user was shown', () => {
+  it('puts the expected deposit in the instruction', async () => {
+    const accounts = new Map([
+      [configPda().toBase58(), await configAccount([{ name: 'Tier 1', deposit: 1_000_000_000n }])],
+    ]);
+    const program = miningProgram(chainWith(accounts));
+    const ixs = await activateTierInstructions(program, wallet, 'Tier 1', 1_000_000_000n);
+    const activation = ixs.at(-1)!;
+    const decoded = program.coder.instruction.decode(activation.data);
+    expect(decoded?.name).toBe('activate_tier');
+    expect((decoded?.data as { tier_name: string }).tier_name).toBe('Tier 1');
+    expect((decoded?.data as { expected_deposit: BN }).expected_deposit.toString()).toBe('1000000000');
+  });
+
+  it('refuses before signing when the tier’s deposit is no longer the one shown', async () => {
+    const accounts = new Map([
+      [configPda().toBase58(), await configAccount([{ name: 'Tier 1', deposit: 2_000_000_000n }])],
+    ]);
+    const program = miningProgram(chainWith(accounts));
+    await expect(activateTierInstructions(program, wallet, 'Tier 1', 1_000_000_000n)).rejects.toThrow(
+      "The tier's deposit has changed.",
+    );
+  });
+
+  it('refuses a deactivation without an active record, in the spec’s words', async () => {
+    const accounts = new Map([[configPda().toBase58(), await configAccount([])]]);
+    const program = miningProgram(chainWith(accounts));
+    await expect(deactivateTierInstruction(program, wallet)).rejects.toThrow('Not an active miner.');
+  });
+});
+
+describe('the authority', () => {
+  const program = miningProgram(emptyChain);
+  const authority = Keypair.generate().publicKey;
+
+  it('initialises with the ProgramData the upgradeable loader derives for the program', async () => {
+    const ix = await initializeInstruction(program, authority, mint);
+    const expected = PublicKey.findProgramAddressSync(
+      [MINING_PROGRAM_ID.toBuffer()],
+      BPF_LOADER_UPGRADEABLE_ID,
+    )[0];
+    expect(programDataAddress().equals(expected)).toBe(true);
+    expect(ix.keys.map((k) => k.pubkey.toBase58())).toEqual([
+      authority.toBase58(),
+      expected.toBase58(),
+      configPda().toBase58(),
+      mint.toBase58(),
+      '11111111111111111111111111111111',
+    ]);
+  });
+
+  it('reads the upgrade authority from the ProgramData header', async () => {
+    const upgrader = Keypair.generate().publicKey;
+    const header = Buffer.alloc(45);
+    header.writeUInt32LE(3, 0);
+    header[12] = 1;
+    upgrader.toBuffer().copy(header, 13);
+    const programData = {
+      data: header,
+      owner: BPF_LOADER_UPGRADEABLE_ID,
+      lamports: 1,
+      executable: false,
+      rentEpoch: 0,
+    };
+    const withAuthority = chainWith(new Map([[programDataAddress().toBase58(), programData]]));
+    expect((await readUpgradeAuthority(withAuthority))?.equals(upgrader)).toBe(true);
+    // Immutable (no authority), owned by another program, or missing: nobody can initialise.
+    const immutable = { ...programData, data: Buffer.concat([header.subarray(0, 12), Buffer.alloc(33)]) };
+    expect(
+      await readUpgradeAuthority(chainWith(new Map([[programDataAddress().toBase58(), immutable]]))),
+    ).toBeNull();
+    const foreign = { ...programData, owner: Keypair.generate().publicKey };
+    expect(
+      await readUpgradeAuthority(chainWith(new Map([[programDataAddress().toBase58(), foreign]]))),
+    ).toBeNull();
+    expect(await readUpgradeAuthority(emptyChain)).toBeNull();
+  });
+
+  it('proposes and accepts a new authority as two signed steps', async () => {
+    const next = Keypair.generate().publicKey;
+    const propose = await proposeAuthorityInstruction(program, authority, next);
+    expect(program.coder.instruction.decode(propose.data)?.name).toBe('propose_authority');
+    expect(propose.keys.filter((k) => k.isSigner).map((k) => k.pubkey.toBase58())).toEqual([
+      authority.toBase58(),
+    ]);
+    const accept = await acceptAuthorityInstruction(program, next);
+    expect(accept.keys.filter((k) => k.isSigner).map((k) => k.pubkey.toBase58())).toEqual([next.toBase58()]);
+    const withdraw = await proposeAuthorityInstruction(program, authority, null);
+    expect(program.coder.instruction.decode(withdraw.data)?.data).toEqual({ new_authority: null });
   });
 });

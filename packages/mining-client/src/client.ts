@@ -17,13 +17,15 @@ import {
 } from '@solana/web3.js';
 // Anchor re-exports bn.js, but not in a form Node's ESM loader can name; use it directly.
 import BN from 'bn.js';
-import { CLIENT_MESSAGES, MiningClientError } from './errors.ts';
+import { CLIENT_MESSAGES, MiningClientError, PROGRAM_ERRORS } from './errors.ts';
 import idl from './idl/mining.json' with { type: 'json' };
 import type { Mining } from './idl/mining.ts';
 
 /** The client uses 'confirmed' for reads, sends and preflight (spec §7). */
 export const COMMITMENT: Commitment = 'confirmed';
 export const MINING_PROGRAM_ID = new PublicKey(idl.address);
+/** The upgradeable BPF loader, whose ProgramData account names the program's upgrade authority. */
+export const BPF_LOADER_UPGRADEABLE_ID = new PublicKey('BPFLoaderUpgradeab1e11111111111111111111111');
 const CONFIG_SEED = Buffer.from('config');
 const STREAMER_SEED = Buffer.from('streamer');
 
@@ -39,12 +41,15 @@ export interface TierInfo {
 
 export interface ConfigAccount {
   authority: PublicKey;
+  /** Proposed by the authority, until it accepts (two-step transfer). */
+  pendingAuthority: PublicKey | null;
   tokenMint: PublicKey;
   tokenDecimals: number;
   totalDeposited: bigint;
   tiers: TierInfo[];
 }
 
+/** A streamer record exists only while its tier is active: deactivation closes it. */
 export interface StreamerAccount {
   wallet: PublicKey;
   tierName: string;
@@ -56,6 +61,33 @@ export interface StreamerAccount {
 
 export function configPda(programId: PublicKey = MINING_PROGRAM_ID): PublicKey {
   return PublicKey.findProgramAddressSync([CONFIG_SEED], programId)[0];
+}
+
+/** The program's ProgramData (as the upgradeable loader derives it): its upgrade authority initialises. */
+export function programDataAddress(programId: PublicKey = MINING_PROGRAM_ID): PublicKey {
+  return PublicKey.findProgramAddressSync([programId.toBuffer()], BPF_LOADER_UPGRADEABLE_ID)[0];
+}
+
+/** Bytes of a ProgramData header: variant (u32), slot (u64), Option<authority> (1 + 32). */
+const PROGRAM_DATA_HEADER = 45;
+
+/**
+ * The upgrade authority recorded in the program's ProgramData; null when there is none (an immutable
+ * program, or not an upgradeable deployment), in which case nobody can initialise the config.
+ */
+export async function readUpgradeAuthority(
+  connection: Connection,
+  programId: PublicKey = MINING_PROGRAM_ID,
+): Promise<PublicKey | null> {
+  const info = await connection.getAccountInfo(programDataAddress(programId), {
+    commitment: COMMITMENT,
+    dataSlice: { offset: 0, length: PROGRAM_DATA_HEADER },
+  });
+  const data = info?.data;
+  if (!info?.owner.equals(BPF_LOADER_UPGRADEABLE_ID) || !data || data.length < PROGRAM_DATA_HEADER)
+    return null;
+  const isProgramData = data.readUInt32LE(0) === 3;
+  return isProgramData && data[12] === 1 ? new PublicKey(data.subarray(13, PROGRAM_DATA_HEADER)) : null;
 }
 
 export function streamerPda(wallet: PublicKey, programId: PublicKey = MINING_PROGRAM_ID): PublicKey {
@@ -97,6 +129,7 @@ export async function readConfig(program: MiningProgram): Promise<ConfigAccount 
   if (!raw) return null;
   return {
     authority: raw.authority,
+    pendingAuthority: raw.pendingAuthority,
     tokenMint: raw.tokenMint,
     tokenDecimals: raw.tokenDecimals,
     totalDeposited: toBigInt(raw.totalDeposited),
@@ -167,17 +200,21 @@ function requireWallet(wallet: PublicKey | null | undefined): PublicKey {
 
 /**
  * Instructions to activate `tierName` for `wallet`: the holdings account first when it does not exist,
- * then the activation (spec §4).
+ * then the activation (spec §4). `expectedDeposit` (base units) is the deposit the user was shown: the
+ * program refuses the activation if the tier's deposit is not exactly that when it lands, and this
+ * refuses up front if it already differs.
  */
 export async function activateTierInstructions(
   program: MiningProgram,
   walletKey: PublicKey | null | undefined,
   tierName: string,
+  expectedDeposit: bigint,
 ): Promise<TransactionInstruction[]> {
   const wallet = requireWallet(walletKey);
   const config = await requireConfig(program);
-  if (!config.tiers.some((t) => t.name === tierName))
-    throw new MiningClientError(CLIENT_MESSAGES.tierNotFound);
+  const tier = config.tiers.find((t) => t.name === tierName);
+  if (!tier) throw new MiningClientError(CLIENT_MESSAGES.tierNotFound);
+  if (tier.deposit !== expectedDeposit) throw new MiningClientError(PROGRAM_ERRORS[6007].message);
 
   const streamer = streamerPda(wallet, program.programId);
   const holdings = holdingsAddress(wallet, config.tokenMint, program.programId);
@@ -189,7 +226,7 @@ export async function activateTierInstructions(
   }
   instructions.push(
     await program.methods
-      .activateTier(tierName)
+      .activateTier(tierName, new BN(expectedDeposit.toString()))
       .accountsStrict({
         wallet,
         config: configPda(program.programId),
@@ -206,13 +243,19 @@ export async function activateTierInstructions(
   return instructions;
 }
 
-/** The deactivation: the whole holdings go back to the wallet's associated token account. */
+/**
+ * The deactivation: the whole holdings go back to the wallet's associated token account, and the streamer
+ * record and holdings are closed (their rent goes back to the wallet).
+ */
 export async function deactivateTierInstruction(
   program: MiningProgram,
   walletKey: PublicKey | null | undefined,
 ): Promise<TransactionInstruction> {
   const wallet = requireWallet(walletKey);
   const config = await requireConfig(program);
+  // Without an active record the program would only say the account does not exist: say what it means.
+  const streamer = await readStreamer(program, wallet).catch(() => null);
+  if (!streamer?.isActive) throw new MiningClientError(PROGRAM_ERRORS[6002].message);
   return program.methods
     .deactivateTier()
     .accountsStrict({
@@ -229,6 +272,7 @@ export async function deactivateTierInstruction(
 
 // ---- the authority's instructions -----------------------------------------------------------
 
+/** Creates the config; `authority` must be the program's upgrade authority, and the mint unfreezable. */
 export function initializeInstruction(
   program: MiningProgram,
   authority: PublicKey,
@@ -238,6 +282,7 @@ export function initializeInstruction(
     .initialize()
     .accountsStrict({
       authority,
+      programData: programDataAddress(program.programId),
       config: configPda(program.programId),
       tokenMint,
       systemProgram: SystemProgram.programId,
@@ -265,4 +310,24 @@ export function updateTierInstruction(program: MiningProgram, authority: PublicK
 
 export function removeTierInstruction(program: MiningProgram, authority: PublicKey, name: string) {
   return program.methods.removeTier(name).accountsStrict(manageAccounts(program, authority)).instruction();
+}
+
+/** Step one of an authority transfer, signed by the authority; `null` withdraws a proposal. */
+export function proposeAuthorityInstruction(
+  program: MiningProgram,
+  authority: PublicKey,
+  newAuthority: PublicKey | null,
+) {
+  return program.methods
+    .proposeAuthority(newAuthority)
+    .accountsStrict(manageAccounts(program, authority))
+    .instruction();
+}
+
+/** Step two, signed by the proposed authority, which then takes over. */
+export function acceptAuthorityInstruction(program: MiningProgram, newAuthority: PublicKey) {
+  return program.methods
+    .acceptAuthority()
+    .accountsStrict({ newAuthority, config: configPda(program.programId) })
+    .instruction();
 }

@@ -9,7 +9,7 @@ import {
 } from './errors.ts';
 
 describe('program error mapping', () => {
-  it('takes codes 6000-6006 from the program’s IDL, in the spec’s order and words', () => {
+  it('takes codes 6000-6006 from the program’s IDL, in the spec’s order and words, then its own', () => {
     expect(Object.entries(PROGRAM_ERRORS).map(([code, e]) => [Number(code), e.name, e.message])).toEqual([
       [6000, 'Unauthorized', 'Unauthorized access.'],
       [6001, 'AlreadyActive', 'Already active miner.'],
@@ -18,6 +18,7 @@ describe('program error mapping', () => {
       [6004, 'MaxTiersReached', 'Maximum number of tiers reached.'],
       [6005, 'InvalidHoldingsAccount', 'Invalid holdings account owner.'],
       [6006, 'Overflow', 'Arithmetic overflow occurred.'],
+      [6007, 'DepositChanged', "The tier's deposit has changed."],
     ]);
   });
 

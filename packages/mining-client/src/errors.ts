@@ -4,7 +4,10 @@ import type { Mining } from './idl/mining.ts';
 
 export type ProgramErrorCode = Mining['errors'][number]['code'];
 
-/** The program's own errors (6000-6006) as its IDL declares them, so the client never restates them. */
+/**
+ * The program's own errors (the spec's 6000-6006, then the program's additions) as its IDL declares them,
+ * so the client never restates them.
+ */
 export const PROGRAM_ERRORS = Object.fromEntries(
   idl.errors.map((e) => [e.code, { name: e.name, message: e.msg }]),
 ) as Record<ProgramErrorCode, { name: string; message: string }>;
@@ -47,7 +50,7 @@ function codeIn(text: string): number | undefined {
   return json ? Number(json[1]) : undefined;
 }
 
-/** The mining program's error behind whatever a client library threw, if it is one of 6000-6006. */
+/** The mining program's error behind whatever a client library threw, if it is one of its own. */
 export function programErrorOf(err: unknown): ProgramError | null {
   const direct = (err as { error?: { errorCode?: { number?: number } } } | null)?.error?.errorCode?.number;
   const code = direct ?? codeIn([messageOf(err), ...logsOf(err)].join('\n'));
