@@ -18,6 +18,7 @@ import {
   activateTierInstructions,
   deactivateTierInstruction,
   miningProgram,
+  readConfig,
   readStreamer,
 } from '@strm/mining-client';
 import type { ClientEventName, ServerEventName } from '@strm/shared';
@@ -242,10 +243,12 @@ async function send(
 export async function activatedWallet(chain: TestChain, tier = 'Tier 1', keypair = Keypair.generate()) {
   await fundWallet(chain.local.connection, chain.local.info, keypair.publicKey, { sol: 2, strm: 20_000 });
   const program = miningProgram(chain.local.connection);
+  // The deposit a client shows the user is the config's; activation fails if it changes before landing.
+  const deposit = (await readConfig(program))?.tiers.find((t) => t.name === tier)?.deposit ?? 0n;
   const signature = await send(
     chain,
     keypair,
-    await activateTierInstructions(program, keypair.publicKey, tier),
+    await activateTierInstructions(program, keypair.publicKey, tier, deposit),
   );
   const record = await readStreamer(program, keypair.publicKey);
   return { keypair, signature, activatedAt: new Date((record?.activatedAt ?? 0) * 1000) };

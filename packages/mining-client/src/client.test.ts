@@ -1,4 +1,4 @@
-import { BorshAccountsCoder } from '@coral-xyz/anchor';
+import { BorshAccountsCoder, type BorshInstructionCoder } from '@coral-xyz/anchor';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { type AccountInfo, type Connection, Keypair, PublicKey } from '@solana/web3.js';
 import BN from 'bn.js';
@@ -61,12 +61,14 @@ describe('before anything is sent', () => {
   const program = miningProgram(emptyChain);
 
   it('refuses without a wallet', async () => {
-    await expect(activateTierInstructions(program, null, 'Tier 1')).rejects.toThrow('Wallet not connected');
+    await expect(activateTierInstructions(program, null, 'Tier 1', 1n)).rejects.toThrow(
+      'Wallet not connected',
+    );
     await expect(deactivateTierInstruction(program, undefined)).rejects.toThrow('Wallet not connected');
   });
 
   it('refuses when the program has no config', async () => {
-    await expect(activateTierInstructions(program, wallet, 'Tier 1')).rejects.toThrow(
+    await expect(activateTierInstructions(program, wallet, 'Tier 1', 1n)).rejects.toThrow(
       'Program not initialized',
     );
   });
@@ -87,6 +89,11 @@ describe('before anything is sent', () => {
     expect(ix.programId.equals(MINING_PROGRAM_ID)).toBe(true);
   });
 });
+
+// The coder's decode is on its implementation (the engine reads instructions the same way).
+function decodeInstruction(program: ReturnType<typeof miningProgram>, data: Buffer) {
+  return (program.coder.instruction as BorshInstructionCoder).decode(data);
+}
 
 /** A connection that holds only the given accounts (encoded as the program writes them). */
 function chainWith(accounts: Map<string, AccountInfo<Buffer>>): Connection {
@@ -119,10 +126,10 @@ describe('activation carries the deposit the user was shown', () => {
     const program = miningProgram(chainWith(accounts));
     const ixs = await activateTierInstructions(program, wallet, 'Tier 1', 1_000_000_000n);
     const activation = ixs.at(-1)!;
-    const decoded = program.coder.instruction.decode(activation.data);
-    expect(decoded?.name).toBe('activate_tier');
-    expect((decoded?.data as { tier_name: string }).tier_name).toBe('Tier 1');
-    expect((decoded?.data as { expected_deposit: BN }).expected_deposit.toString()).toBe('1000000000');
+    const decoded = decodeInstruction(program, activation.data);
+    expect(decoded?.name).toBe('activateTier');
+    expect((decoded?.data as { tierName: string }).tierName).toBe('Tier 1');
+    expect((decoded?.data as { expectedDeposit: BN }).expectedDeposit.toString()).toBe('1000000000');
   });
 
   it('refuses before signing when the tier’s deposit is no longer the one shown', async () => {
@@ -192,13 +199,13 @@ describe('the authority', () => {
   it('proposes and accepts a new authority as two signed steps', async () => {
     const next = Keypair.generate().publicKey;
     const propose = await proposeAuthorityInstruction(program, authority, next);
-    expect(program.coder.instruction.decode(propose.data)?.name).toBe('propose_authority');
+    expect(decodeInstruction(program, propose.data)?.name).toBe('proposeAuthority');
     expect(propose.keys.filter((k) => k.isSigner).map((k) => k.pubkey.toBase58())).toEqual([
       authority.toBase58(),
     ]);
     const accept = await acceptAuthorityInstruction(program, next);
     expect(accept.keys.filter((k) => k.isSigner).map((k) => k.pubkey.toBase58())).toEqual([next.toBase58()]);
     const withdraw = await proposeAuthorityInstruction(program, authority, null);
-    expect(program.coder.instruction.decode(withdraw.data)?.data).toEqual({ new_authority: null });
+    expect(decodeInstruction(program, withdraw.data)?.data).toEqual({ newAuthority: null });
   });
 });

@@ -13,9 +13,55 @@ export type Mining = {
   },
   "instructions": [
     {
+      "name": "acceptAuthority",
+      "docs": [
+        "Step two: the proposed authority signs and takes over."
+      ],
+      "discriminator": [
+        107,
+        86,
+        198,
+        91,
+        33,
+        12,
+        107,
+        160
+      ],
+      "accounts": [
+        {
+          "name": "newAuthority",
+          "docs": [
+            "The proposed authority: its signature proves the key is held before it takes over."
+          ],
+          "signer": true
+        },
+        {
+          "name": "config",
+          "writable": true,
+          "pda": {
+            "seeds": [
+              {
+                "kind": "const",
+                "value": [
+                  99,
+                  111,
+                  110,
+                  102,
+                  105,
+                  103
+                ]
+              }
+            ]
+          }
+        }
+      ],
+      "args": []
+    },
+    {
       "name": "activateTier",
       "docs": [
-        "Stakes the tier's deposit from the wallet into the streamer's holdings."
+        "Stakes the tier's deposit from the wallet into the streamer's holdings; `expected_deposit` must",
+        "equal the tier's deposit (a guard against a reprice between signing and landing)."
       ],
       "discriminator": [
         2,
@@ -194,11 +240,18 @@ export type Mining = {
         {
           "name": "tierName",
           "type": "string"
+        },
+        {
+          "name": "expectedDeposit",
+          "type": "u64"
         }
       ]
     },
     {
       "name": "addTier",
+      "docs": [
+        "Adds a tier (unique name of 1-32 bytes, deposit above zero)."
+      ],
       "discriminator": [
         92,
         225,
@@ -251,7 +304,8 @@ export type Mining = {
     {
       "name": "deactivateTier",
       "docs": [
-        "Returns the whole holdings balance to the wallet."
+        "Returns the whole holdings balance to the wallet, and closes the streamer record and the holdings",
+        "(their rent goes back to the wallet)."
       ],
       "discriminator": [
         20,
@@ -266,6 +320,10 @@ export type Mining = {
       "accounts": [
         {
           "name": "wallet",
+          "docs": [
+            "Receives the holdings and the rent of the closed record and holdings."
+          ],
+          "writable": true,
           "signer": true,
           "relations": [
             "streamer"
@@ -292,6 +350,9 @@ export type Mining = {
         },
         {
           "name": "streamer",
+          "docs": [
+            "Closed here (rent back to the wallet); the next activation creates it again."
+          ],
           "writable": true,
           "pda": {
             "seeds": [
@@ -324,6 +385,11 @@ export type Mining = {
         },
         {
           "name": "holdings",
+          "docs": [
+            "The streamer PDA's associated token account, as on activation, and never short of the deposit:",
+            "any other account the PDA owns (an empty stray one) would let the record go while the deposit stays.",
+            "Closed here after it is emptied."
+          ],
           "writable": true
         },
         {
@@ -336,7 +402,8 @@ export type Mining = {
     {
       "name": "initialize",
       "docs": [
-        "Creates the config (once), signed by its authority, for the given token mint."
+        "Creates the config (once) for the given token mint; only the program's upgrade authority may, and",
+        "it becomes the config's authority. The mint must have no freeze authority."
       ],
       "discriminator": [
         175,
@@ -351,8 +418,95 @@ export type Mining = {
       "accounts": [
         {
           "name": "authority",
+          "docs": [
+            "The program's upgrade authority, who becomes the config's authority."
+          ],
           "writable": true,
           "signer": true
+        },
+        {
+          "name": "programData",
+          "docs": [
+            "The program's ProgramData: only its upgrade authority may initialise."
+          ],
+          "pda": {
+            "seeds": [
+              {
+                "kind": "const",
+                "value": [
+                  80,
+                  49,
+                  102,
+                  225,
+                  163,
+                  229,
+                  233,
+                  215,
+                  203,
+                  135,
+                  64,
+                  229,
+                  121,
+                  175,
+                  240,
+                  151,
+                  181,
+                  20,
+                  84,
+                  176,
+                  119,
+                  233,
+                  4,
+                  99,
+                  217,
+                  30,
+                  49,
+                  70,
+                  233,
+                  92,
+                  29,
+                  97
+                ]
+              }
+            ],
+            "program": {
+              "kind": "const",
+              "value": [
+                2,
+                168,
+                246,
+                145,
+                78,
+                136,
+                161,
+                176,
+                226,
+                16,
+                21,
+                62,
+                247,
+                99,
+                174,
+                43,
+                0,
+                194,
+                185,
+                61,
+                22,
+                193,
+                36,
+                210,
+                192,
+                83,
+                122,
+                16,
+                4,
+                128,
+                0,
+                0
+              ]
+            }
+          }
         },
         {
           "name": "config",
@@ -377,7 +531,10 @@ export type Mining = {
           }
         },
         {
-          "name": "tokenMint"
+          "name": "tokenMint",
+          "docs": [
+            "A mint with a freeze authority could freeze every holdings account, trapping the deposits."
+          ]
         },
         {
           "name": "systemProgram",
@@ -387,7 +544,62 @@ export type Mining = {
       "args": []
     },
     {
+      "name": "proposeAuthority",
+      "docs": [
+        "Step one of an authority transfer: names the next authority (`None` withdraws the proposal)."
+      ],
+      "discriminator": [
+        20,
+        148,
+        236,
+        198,
+        76,
+        119,
+        99,
+        142
+      ],
+      "accounts": [
+        {
+          "name": "authority",
+          "signer": true,
+          "relations": [
+            "config"
+          ]
+        },
+        {
+          "name": "config",
+          "writable": true,
+          "pda": {
+            "seeds": [
+              {
+                "kind": "const",
+                "value": [
+                  99,
+                  111,
+                  110,
+                  102,
+                  105,
+                  103
+                ]
+              }
+            ]
+          }
+        }
+      ],
+      "args": [
+        {
+          "name": "newAuthority",
+          "type": {
+            "option": "pubkey"
+          }
+        }
+      ]
+    },
+    {
       "name": "removeTier",
+      "docs": [
+        "Removes a tier from new activations."
+      ],
       "discriminator": [
         121,
         178,
@@ -435,6 +647,9 @@ export type Mining = {
     },
     {
       "name": "updateTier",
+      "docs": [
+        "Reprices a tier for new activations (deposit above zero)."
+      ],
       "discriminator": [
         22,
         250,
@@ -576,6 +791,11 @@ export type Mining = {
       "code": 6006,
       "name": "overflow",
       "msg": "Arithmetic overflow occurred."
+    },
+    {
+      "code": 6007,
+      "name": "depositChanged",
+      "msg": "The tier's deposit has changed."
     }
   ],
   "types": [
@@ -611,6 +831,15 @@ export type Mining = {
             "type": "u8"
           },
           {
+            "name": "pendingAuthority",
+            "docs": [
+              "The authority proposed by `propose_authority`, until it accepts (two-step transfer)."
+            ],
+            "type": {
+              "option": "pubkey"
+            }
+          },
+          {
             "name": "tiers",
             "type": {
               "vec": {
@@ -626,7 +855,8 @@ export type Mining = {
     {
       "name": "streamer",
       "docs": [
-        "One streamer, at the PDA `[b\"streamer\", wallet]`; it owns the holdings token account."
+        "One active streamer, at the PDA `[b\"streamer\", wallet]`; it owns the holdings token account. It exists",
+        "only while the streamer is active: deactivation closes it (and the holdings) and returns their rent."
       ],
       "type": {
         "kind": "struct",
@@ -637,6 +867,9 @@ export type Mining = {
           },
           {
             "name": "tierName",
+            "docs": [
+              "The tier activated, as named then (it may since have been repriced or removed; see the README)."
+            ],
             "type": "string"
           },
           {
@@ -653,7 +886,8 @@ export type Mining = {
           {
             "name": "deposited",
             "docs": [
-              "The deposit of the current activation, in base units (counted in the config's total)."
+              "The deposit paid at activation, in base units (counted in the config's total); deactivation returns",
+              "the whole holdings, which always cover it."
             ],
             "type": "u64"
           },
@@ -676,7 +910,7 @@ export type Mining = {
           {
             "name": "deposit",
             "docs": [
-              "Deposit in the token's base units."
+              "Deposit in the token's base units (never zero)."
             ],
             "type": "u64"
           }
