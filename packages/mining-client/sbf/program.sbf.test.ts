@@ -27,7 +27,13 @@ import {
 } from '@solana/web3.js';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { configPda, holdingsAddress, MINING_PROGRAM_ID, streamerPda } from '../src/client.ts';
+import {
+  configPda,
+  holdingsAddress,
+  MINING_PROGRAM_ID,
+  programDataAddress,
+  streamerPda,
+} from '../src/client.ts';
 import idl from '../src/idl/mining.json' with { type: 'json' };
 import type { Mining } from '../src/idl/mining.ts';
 
@@ -38,7 +44,6 @@ const UPGRADEABLE_LOADER = new PublicKey('BPFLoaderUpgradeab1e111111111111111111
 
 const UNAUTHORIZED = 6000;
 const ALREADY_ACTIVE = 6001;
-const NOT_ACTIVE = 6002;
 const INVALID_TIER = 6003;
 const MAX_TIERS_REACHED = 6004;
 const CONSTRAINT_SEEDS = 2006;
@@ -176,6 +181,12 @@ class Chain {
     return program.coder.accounts.decode('config', Buffer.from(account.data));
   }
 
+  /** The tier's deposit as a client shows it (the config's now; 0 for an unknown tier). */
+  depositOf(tier: string): BN {
+    const found = this.config().tiers.find((t: { name: string }) => t.name === tier);
+    return found?.deposit ?? new BN(0);
+  }
+
   streamer(wallet: PublicKey) {
     const account = this.account(streamerPda(wallet));
     return account.exists ? program.coder.accounts.decode('streamer', Buffer.from(account.data)) : null;
@@ -222,6 +233,7 @@ class Chain {
       .initialize()
       .accountsStrict({
         authority: authority.publicKey,
+        programData: programDataAddress(),
         config: configPda(),
         tokenMint: this.mint.publicKey,
         systemProgram: SystemProgram.programId,
@@ -254,7 +266,7 @@ class Chain {
     const streamer = over.streamer ?? streamerPda(wallet);
     const holdings = over.holdings ?? holdingsAddress(wallet, this.mint.publicKey);
     return program.methods
-      .activateTier(tier)
+      .activateTier(tier, this.depositOf(tier))
       .accountsStrict({
         wallet,
         config: configPda(),
@@ -407,7 +419,9 @@ describe.skipIf(!haveSo)('the mining program as SBF (LiteSVM)', () => {
     expect(BigInt(chain.config().totalDeposited.toString())).toBe(0n);
     expect(outcome.innerInstructions).toBeGreaterThan(0);
     expect(outcome.logs.some((l) => l.startsWith('Program data: '))).toBe(true);
-    chain.expectCode([await chain.deactivate(wallet.publicKey)], [wallet], NOT_ACTIVE);
+    // Deactivation closed the record (and the holdings): nothing is left to deactivate.
+    expect(chain.streamer(wallet.publicKey)).toBeNull();
+    chain.expectCode([await chain.deactivate(wallet.publicKey)], [wallet], ACCOUNT_NOT_INITIALIZED);
   });
 
   it("one wallet cannot touch another wallet's record or holdings", async () => {
