@@ -46,6 +46,7 @@ const UNAUTHORIZED = 6000;
 const ALREADY_ACTIVE = 6001;
 const INVALID_TIER = 6003;
 const MAX_TIERS_REACHED = 6004;
+const DEPOSIT_CHANGED = 6007;
 const CONSTRAINT_SEEDS = 2006;
 const ACCOUNT_NOT_INITIALIZED = 3012;
 const ACCOUNT_NOT_SIGNER = 3010;
@@ -59,6 +60,8 @@ const BUDGETS: Record<string, number> = {
   'activate_tier (creates record and holdings)': 60_000,
   'activate_tier refused (already active)': 60_000,
   deactivate_tier: 40_000,
+  propose_authority: 15_000,
+  accept_authority: 15_000,
 };
 const measured = new Map<string, number>();
 
@@ -262,11 +265,15 @@ class Chain {
       .instruction();
   }
 
-  async activate(wallet: PublicKey, tier: string, over: { streamer?: PublicKey; holdings?: PublicKey } = {}) {
+  async activate(
+    wallet: PublicKey,
+    tier: string,
+    over: { streamer?: PublicKey; holdings?: PublicKey; expected?: BN } = {},
+  ) {
     const streamer = over.streamer ?? streamerPda(wallet);
     const holdings = over.holdings ?? holdingsAddress(wallet, this.mint.publicKey);
     return program.methods
-      .activateTier(tier, this.depositOf(tier))
+      .activateTier(tier, over.expected ?? this.depositOf(tier))
       .accountsStrict({
         wallet,
         config: configPda(),
@@ -443,6 +450,41 @@ describe.skipIf(!haveSo)('the mining program as SBF (LiteSVM)', () => {
       5_000n * UNIT,
     );
     expect(chain.tokenBalance(thief.ata)).toBe(0n);
+  });
+
+  it('pays only the deposit the wallet agreed to', async () => {
+    chain.expectOk([await chain.addTier('Silver', 5_000n)], [chain.authority]);
+    const { wallet, ata } = chain.wallet(10_000n);
+    const shown = chain.depositOf('Silver');
+    chain.expectOk([await chain.updateTier('Silver', 6_000n)], [chain.authority]);
+    const [createHoldings] = await chain.activation(wallet.publicKey, 'Silver');
+    chain.expectCode(
+      [
+        createHoldings as TransactionInstruction,
+        await chain.activate(wallet.publicKey, 'Silver', { expected: shown }),
+      ],
+      [wallet],
+      DEPOSIT_CHANGED,
+    );
+    expect(chain.tokenBalance(ata)).toBe(10_000n * UNIT);
+  });
+
+  it('hands the authority over in two steps', async () => {
+    const successor = Keypair.generate();
+    chain.svm.airdrop(address(successor.publicKey.toBase58()), lamports(1_000_000_000n));
+    const propose = await program.methods
+      .proposeAuthority(successor.publicKey)
+      .accountsStrict({ authority: chain.authority.publicKey, config: configPda() })
+      .instruction();
+    chain.expectOk([propose], [chain.authority], 'propose_authority');
+    const accept = await program.methods
+      .acceptAuthority()
+      .accountsStrict({ newAuthority: successor.publicKey, config: configPda() })
+      .instruction();
+    chain.expectOk([accept], [successor], 'accept_authority');
+    expect(chain.config().authority.toBase58()).toBe(successor.publicKey.toBase58());
+    chain.expectCode([await chain.addTier('Bronze', 1n)], [chain.authority], UNAUTHORIZED);
+    chain.expectOk([await chain.addTier('Bronze', 1n, successor)], [successor]);
   });
 
   it('keeps every instruction within its compute budget', () => {
