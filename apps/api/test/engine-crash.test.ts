@@ -132,8 +132,9 @@ describe('a crash', () => {
       const session = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
       expect(session.endReason).toBe('server-restart');
       expect(session.endedAt!.getTime()).toBe(session.accruedUntil.getTime());
-      // At most one checkpoint interval (plus a tick) is lost.
-      expect(killedAt - session.endedAt!.getTime()).toBeLessThan(1000 + 200);
+      // At most one checkpoint interval is lost (plus a late timer on a busy 2-core machine; without
+      // checkpoints the whole 3.5 s would be).
+      expect(killedAt - session.endedAt!.getTime()).toBeLessThan(1000 + 500);
       const seconds = (session.endedAt!.getTime() - session.startedAt.getTime()) / 1000;
       expect(seconds).toBeGreaterThan(2.5);
       const streamer = await prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
