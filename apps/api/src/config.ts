@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
+  INTERVALS_MS,
   MINING_CHECKPOINT_INTERVAL_MS,
   MINING_UPDATE_INTERVAL_MS,
   SOCKET_GRACE_PERIOD_MS,
@@ -94,6 +95,16 @@ const envSchema = z.object({
   TIKTOK_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   TIKTOK_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  // Market data and the web app's links.
+  DEX_PAIR_API_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  MARKET_REFRESH_MS: z.coerce.number().int().min(1000).default(INTERVALS_MS.marketRefresh),
+  DEX_CHART_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  TOKEN_EXPLORER_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  ADDRESS_EXPLORER_URL: z
+    .string()
+    .regex(/^https?:\/\/\S*\{address\}\S*$/, 'must be an http(s) URL containing {address}')
+    .default('https://explorer.solana.com/address/{address}'),
+  PUBLIC_SOLANA_RPC_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
 });
 
 export type Config = ReturnType<typeof finalise>;
@@ -143,6 +154,14 @@ function finalise(env: z.infer<typeof envSchema>) {
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
+    market: { pairApiUrl: env.DEX_PAIR_API_URL, refreshMs: env.MARKET_REFRESH_MS },
+    links: {
+      dexChart: env.DEX_CHART_URL ?? null,
+      tokenExplorer: env.TOKEN_EXPLORER_URL ?? null,
+      addressExplorer: env.ADDRESS_EXPLORER_URL,
+    },
+    /** The RPC endpoint browsers are told to use (defaults to the API's own). */
+    publicSolanaRpcUrl: env.PUBLIC_SOLANA_RPC_URL,
     mining: {
       updateIntervalMs: env.MINING_UPDATE_INTERVAL_MS,
       checkpointIntervalMs: env.MINING_CHECKPOINT_INTERVAL_MS,

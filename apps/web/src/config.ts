@@ -5,3 +5,9 @@ export const COMMUNITY_LINKS = [
   { label: 'X (Twitter)', href: import.meta.env.VITE_COMMUNITY_X ?? 'https://x.com/' },
   { label: 'Discord', href: import.meta.env.VITE_COMMUNITY_DISCORD ?? 'https://discord.com/' },
 ] as const;
+
+/** The footer's legal pages. Override with VITE_PRIVACY_URL / VITE_TERMS_URL. */
+export const LEGAL_LINKS = [
+  { label: 'Privacy Policy', href: import.meta.env.VITE_PRIVACY_URL ?? '/privacy' },
+  { label: 'Terms of Service', href: import.meta.env.VITE_TERMS_URL ?? '/terms' },
+] as const;

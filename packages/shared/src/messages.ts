@@ -9,6 +9,9 @@ export const SERVER_MESSAGES = {
   oneTierOnly: 'Only 1 tier can be active at a time',
   tierNotFound: 'Tier not found',
   tiersNotFound: 'Tiers not found',
+  // Market data (GET /market).
+  marketFetchFailed: 'Failed to fetch market data',
+  marketInvalidFormat: 'Invalid response format',
   // Streaming, mining and rewards (sent by the socket server).
   approachingDailyLimit: 'Approaching daily limit',
   dailyLimitTomorrow: 'Daily limit reached. Mining will resume tomorrow',

@@ -242,6 +242,32 @@ export const marketDataSchema = z.object({
 });
 export type MarketData = z.infer<typeof marketDataSchema>;
 
+/** GET /api/v1/market: the server's cached reading of the configured DEX pair API. */
+export const marketResponseSchema = z.object({
+  /** False when no DEX pair API is configured (the calculator then uses its default price). */
+  configured: z.boolean(),
+  market: marketDataSchema.nullable(),
+  /** 'Failed to fetch market data' or 'Invalid response format' after the last refresh failed. */
+  error: z.string().nullable(),
+  updatedAt: isoTime.nullable(),
+});
+export type MarketResponse = z.infer<typeof marketResponseSchema>;
+
+/** GET /api/v1/client-config: what the web app needs to know about this deployment. */
+export const clientConfigSchema = z.object({
+  /** The Solana JSON-RPC endpoint browsers use to build and confirm transactions. */
+  rpcUrl: z.string(),
+  /** Whether the demo streaming platform is enabled (local configurations only). */
+  demoPlatform: z.boolean(),
+  links: z.object({
+    dexChart: z.string().nullable(),
+    tokenExplorer: z.string().nullable(),
+    /** An explorer page for an address, with `{address}` where the address goes. */
+    addressExplorer: z.string().nullable(),
+  }),
+});
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
 const componentHealth = z.object({ ok: z.boolean(), error: z.string().optional() });
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -9,6 +9,7 @@ import { adminRouter } from './admin.ts';
 import { authRouter } from './auth.ts';
 import { healthRouter } from './health.ts';
 import { maintenanceRouter } from './maintenance.ts';
+import { marketRouter } from './market.ts';
 import { miningRouter } from './mining.ts';
 import { platformsRouter } from './platforms.ts';
 import { registrationsRouter } from './registrations.ts';
@@ -43,6 +44,7 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
   router.use(authRouter(deps));
   router.use(registrationsRouter(deps));
   router.use(maintenanceRouter(deps));
+  router.use(marketRouter(deps));
   router.use(streamerRouter(deps, mining));
   router.use(miningRouter(deps, mining));
   router.use(platformsRouter(deps, mining));

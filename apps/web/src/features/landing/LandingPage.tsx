@@ -1,48 +1,83 @@
-import { bestValueTier, formatNumber, PRODUCT } from '@strm/shared';
-import { Badge, Card } from '../../components/ui/index.ts';
-import { AuthErrorBanner, TopBar } from '../auth/index.ts';
-import { tiersErrorMessage, useTiers } from '../tiers/useTiers.ts';
+import { PRODUCT } from '@strm/shared';
+import { Card, CardTitle } from '../../components/ui/index.ts';
+import { COMMUNITY_LINKS, LEGAL_LINKS } from '../../config.ts';
+import { AuthErrorBanner, ConnectButton, TopBar } from '../auth/index.ts';
+import { MiningCalculator } from '../calculator/index.ts';
+import { useClientConfig } from '../client-config/index.ts';
+import { MarketStats, marketPrice, useMarket } from '../market/index.ts';
+import { EarningPotential, TierCards } from '../tiers/index.ts';
+
+export const LANDING_MESSAGES = {
+  title: `Earn ${PRODUCT} while you stream`,
+  subtitle: `Stake ${PRODUCT} to activate a mining tier, go live on TikTok or Twitch, and collect your rewards.`,
+  dexChart: 'DEX Chart',
+  explorer: 'Token Explorer',
+  tiers: 'Mining Tiers',
+  earning: 'Earning Potential by Tier',
+  joinTitle: 'Join the Beta',
+  joinButton: 'Apply for the Beta',
+  joinText: `The ${PRODUCT} Mining Platform is invite-only while in beta. Connect your wallet and register: selected streamers are admitted.`,
+} as const;
 
 export function LandingPage() {
-  const tiers = useTiers();
-  const best = tiers.data ? bestValueTier(tiers.data) : undefined;
+  const config = useClientConfig();
+  const market = useMarket();
+  const links = config.data?.links;
   return (
     <>
       <TopBar />
       <AuthErrorBanner />
       <main className="mx-auto flex max-w-5xl flex-col gap-8 px-4 py-8">
-        <section className="py-8">
-          <h1 className="text-4xl font-bold text-white">Earn {PRODUCT} while you stream</h1>
-          <p className="mt-2 text-slate-400">
-            Stake {PRODUCT} to activate a mining tier, go live on TikTok or Twitch, and collect your rewards.
-          </p>
+        <section className="py-6" aria-labelledby="hero-title">
+          <h1 id="hero-title" className="text-3xl font-bold text-white sm:text-4xl">
+            {LANDING_MESSAGES.title}
+          </h1>
+          <p className="mt-2 max-w-2xl text-slate-300">{LANDING_MESSAGES.subtitle}</p>
+          <div className="mt-4 flex flex-wrap gap-4">
+            {links?.dexChart && (
+              <a href={links.dexChart} target="_blank" rel="noreferrer">
+                {LANDING_MESSAGES.dexChart}
+              </a>
+            )}
+            {links?.tokenExplorer && (
+              <a href={links.tokenExplorer} target="_blank" rel="noreferrer">
+                {LANDING_MESSAGES.explorer}
+              </a>
+            )}
+          </div>
         </section>
+        <MarketStats />
+        <MiningCalculator marketPrice={marketPrice(market.data)} />
         <section aria-labelledby="tiers-title">
           <h2 id="tiers-title" className="mb-4 text-2xl font-semibold text-white">
-            Mining Tiers
+            {LANDING_MESSAGES.tiers}
           </h2>
-          {tiers.isPending && <p className="text-slate-400">Loading tiers...</p>}
-          {tiers.isError && <p className="text-red-400">{tiersErrorMessage(tiers.error)}</p>}
-          {tiers.data && (
-            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              {tiers.data.map((tier) => (
-                <Card as="article" key={tier.id}>
-                  <h3 className="flex items-center gap-2 font-semibold text-white">
-                    {tier.name}
-                    {tier === best && <Badge tone="success">Best Value</Badge>}
-                  </h3>
-                  <p className="mt-2">
-                    {formatNumber(tier.deposit_requirement)} {PRODUCT}
-                  </p>
-                  <p className="text-sm text-slate-400">
-                    {formatNumber(tier.hourly_base_rate)} – {formatNumber(tier.hourly_max_rate)} {PRODUCT}/h
-                  </p>
-                </Card>
-              ))}
-            </div>
-          )}
+          <TierCards />
         </section>
+        <Card as="section" aria-labelledby="earning-title">
+          <CardTitle id="earning-title">{LANDING_MESSAGES.earning}</CardTitle>
+          <EarningPotential />
+        </Card>
+        <Card as="section" aria-labelledby="join-title" className="text-center">
+          <CardTitle id="join-title">{LANDING_MESSAGES.joinTitle}</CardTitle>
+          <p className="mx-auto mb-4 max-w-xl text-slate-300">{LANDING_MESSAGES.joinText}</p>
+          <div className="flex justify-center">
+            <ConnectButton label={LANDING_MESSAGES.joinButton} />
+          </div>
+        </Card>
       </main>
+      <footer className="border-t border-slate-800">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-4 px-4 py-6 text-sm">
+          <p className="text-slate-400">© {PRODUCT} Mining Platform</p>
+          <nav aria-label="Community and legal" className="flex flex-wrap gap-4">
+            {[...COMMUNITY_LINKS, ...LEGAL_LINKS].map((l) => (
+              <a key={l.label} href={l.href}>
+                {l.label}
+              </a>
+            ))}
+          </nav>
+        </div>
+      </footer>
     </>
   );
 }

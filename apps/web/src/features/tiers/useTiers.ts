@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ZodError } from 'zod';
 import { ApiRequestError, apiRequest } from '../../lib/api.ts';
 
+export const LOADING_TIERS = 'Loading tiers...';
 export const TIERS_NOT_FOUND = 'Tiers not found';
 export const TIERS_FAILED = 'Failed to fetch tiers after multiple attempts';
 

@@ -6,7 +6,7 @@ import { AUTH_MESSAGES } from '../messages.ts';
 export const CONNECT_LABEL = 'Connect Wallet';
 
 /** The top bar's connect button: Phantom first; 'Phantom Wallet not found' without a wallet. */
-export function ConnectButton() {
+export function ConnectButton({ label = CONNECT_LABEL }: { label?: string }) {
   const auth = useAuth();
   const toast = useToast();
   if (auth.status === 'authenticated') return null;
@@ -23,7 +23,7 @@ export function ConnectButton() {
         })
       }
     >
-      {busy ? AUTH_MESSAGES.authenticating : CONNECT_LABEL}
+      {busy ? AUTH_MESSAGES.authenticating : label}
     </Button>
   );
 }

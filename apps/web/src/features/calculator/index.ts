@@ -1,0 +1,1 @@
+export { CALCULATOR_MESSAGES, MiningCalculator } from './MiningCalculator.tsx';

@@ -1,0 +1,24 @@
+import { INTERVALS_MS, marketResponseSchema, SERVER_MESSAGES } from '@strm/shared';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api.ts';
+
+export const MARKET_MESSAGES = {
+  title: 'Market Statistics',
+  notConfigured: 'Market data is not available: no DEX pair is configured for this deployment.',
+  loading: 'Loading market data...',
+  unreachable: SERVER_MESSAGES.marketFetchFailed,
+} as const;
+
+/** The server's cached market reading, refreshed every 30 s (spec §9). */
+export function useMarket() {
+  return useQuery({
+    queryKey: ['market'],
+    queryFn: () => apiRequest('/market', marketResponseSchema),
+    refetchInterval: INTERVALS_MS.marketRefresh,
+  });
+}
+
+/** The price the calculator starts from: the market's when known, else its default. */
+export function marketPrice(data: ReturnType<typeof useMarket>['data']): number | null {
+  return data?.market?.price ?? null;
+}
