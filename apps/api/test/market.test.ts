@@ -59,11 +59,19 @@ describe('GET /api/v1/market with a DEX pair configured', () => {
   it('reads the first pair, caches it for 30 s and asks the DEX once however many callers', async () => {
     answer = { status: 200, body: pair() };
     hits = 0;
-    const [a, b] = await Promise.all([request(t.app).get('/api/v1/market'), request(t.app).get('/api/v1/market')]);
+    const [a, b] = await Promise.all([
+      request(t.app).get('/api/v1/market'),
+      request(t.app).get('/api/v1/market'),
+    ]);
     expect(a.status).toBe(200);
     expect(a.body).toEqual({
       configured: true,
-      market: { price: 0.00412345, marketCap: 4123450, volume24h: 98765.4, transactions: { buys: 321, sells: 123 } },
+      market: {
+        price: 0.00412345,
+        marketCap: 4123450,
+        volume24h: 98765.4,
+        transactions: { buys: 321, sells: 123 },
+      },
       error: null,
       updatedAt: '2026-01-01T00:00:00.000Z',
     });
@@ -140,6 +148,11 @@ describe('GET /api/v1/market when the DEX does not answer', () => {
 
   it("says 'Failed to fetch market data'", async () => {
     const res = await request(t.app).get('/api/v1/market');
-    expect(res.body).toEqual({ configured: true, market: null, error: 'Failed to fetch market data', updatedAt: null });
+    expect(res.body).toEqual({
+      configured: true,
+      market: null,
+      error: 'Failed to fetch market data',
+      updatedAt: null,
+    });
   });
 });

@@ -1,20 +1,47 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, seriousA11yViolations, VIEWPORTS } from './artifacts.ts';
 import { launchChromium } from './browser.ts';
 import { type Product, startProduct } from './product.ts';
 
 let product: Product;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let dex: Server;
 
 beforeAll(async () => {
-  [product, chromium] = await Promise.all([startProduct(), launchChromium()]);
+  // A fake DEX pair API the product polls for market data.
+  dex = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+      JSON.stringify({
+        pairs: [
+          {
+            priceUsd: '0.00412345',
+            fdv: 4123450,
+            volume: { h24: 98765.4 },
+            txns: { h24: { buys: 321, sells: 123 } },
+          },
+        ],
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => dex.listen(0, '127.0.0.1', resolve));
+  chromium = await launchChromium();
+  product = await startProduct({
+    DEX_PAIR_API_URL: `http://127.0.0.1:${(dex.address() as AddressInfo).port}/pairs/solana/PAIR`,
+    DEX_CHART_URL: 'https://dex.example/solana/PAIR',
+    TOKEN_EXPLORER_URL: 'https://explorer.example/token/MINT',
+  });
 });
 afterAll(async () => {
   await chromium?.close();
   await product?.stop();
+  dex?.closeAllConnections();
+  await new Promise((resolve) => dex?.close(resolve));
 });
 
 describe('the started product in Chromium', () => {
-  it('renders / with the tiers from the API and no console errors', async () => {
+  it('renders the landing page: market, calculator, tiers, chart, join, footer; no console errors', async () => {
     const page = await chromium.browser.newPage();
     const problems: string[] = [];
     page.on('console', (msg) => {
@@ -23,11 +50,49 @@ describe('the started product in Chromium', () => {
     page.on('pageerror', (err) => problems.push(err.message));
 
     await page.goto(product.url);
-    await page.getByText('Tier 9').waitFor();
+    await page.locator('article').filter({ hasText: 'Tier 9' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Mining Tiers' }).isVisible()).toBe(true);
     expect(await page.locator('article').count()).toBe(9);
     expect(await page.getByText('Best Value').count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'DEX Chart' }).getAttribute('href')).toBe(
+      'https://dex.example/solana/PAIR',
+    );
+    expect(await page.getByRole('link', { name: 'Token Explorer' }).getAttribute('href')).toBe(
+      'https://explorer.example/token/MINT',
+    );
+
+    const market = page.getByTestId('market-stats');
+    await market.getByText('$0.00412345').waitFor();
+    expect(await market.getByText('$4,123,450.00').isVisible()).toBe(true);
+    expect(await market.getByText('321', { exact: true }).isVisible()).toBe(true);
+    // The calculator starts from the market price.
+    const calculator = page.getByTestId('mining-calculator');
+    expect(await calculator.getByRole('spinbutton', { name: 'STRM price (USD)' }).inputValue()).toBe(
+      '0.00412345',
+    );
+    expect(await calculator.getByRole('button', { name: 'Tier 9' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+
+    const bars = page.getByTestId('earning-chart').locator('.recharts-bar-rectangle');
+    await bars.first().waitFor();
+    expect(await bars.count()).toBe(18);
+    expect(await page.getByRole('heading', { name: 'Join the Beta' }).isVisible()).toBe(true);
+    for (const link of ['Discord', 'Privacy Policy', 'Terms of Service']) {
+      expect(await page.getByRole('link', { name: link }).isVisible(), link).toBe(true);
+    }
     expect(problems).toEqual([]);
+
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    for (const [name, size] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(size);
+      await screenshot(page, `landing-${name}`);
+    }
+    // Nothing overflows sideways at phone width.
+    await page.setViewportSize(VIEWPORTS.phone);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
   });
 
   it('/callback without a token or code tells its opener and closes', async () => {
@@ -55,6 +120,6 @@ describe('the started product in Chromium', () => {
     const page = await chromium.browser.newPage();
     const res = await page.goto(`${product.url}/some/unknown/route`);
     expect(res?.status()).toBe(200);
-    await page.getByText('Mining Tiers').waitFor();
+    await page.getByText('Mining Tiers').first().waitFor();
   });
 });

@@ -11,13 +11,19 @@ export const MARKET_MESSAGES = {
 } as const;
 
 /** What the DEX pair API answers: the first pair's priceUsd, fdv, volume.h24, txns.h24.{buys,sells}. */
-const num = z.union([z.number(), z.string().trim().min(1)]).transform(Number).pipe(z.number().finite());
+const num = z
+  .union([z.number(), z.string().trim().min(1)])
+  .transform(Number)
+  .pipe(z.number().finite());
 const pairSchema = z.object({
   priceUsd: num,
   fdv: num.optional(),
   marketCap: num.optional(),
   volume: z.object({ h24: num }).partial().optional(),
-  txns: z.object({ h24: z.object({ buys: num, sells: num }).partial() }).partial().optional(),
+  txns: z
+    .object({ h24: z.object({ buys: num, sells: num }).partial() })
+    .partial()
+    .optional(),
 });
 const pairResponseSchema = z.object({ pairs: z.array(z.unknown()).nullable().optional(), pair: z.unknown() });
 

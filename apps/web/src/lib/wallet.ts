@@ -4,6 +4,7 @@
 import { type WalletName, WalletReadyState } from '@solana/wallet-adapter-base';
 import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom';
 import { useWallet, WalletProvider } from '@solana/wallet-adapter-react';
+import type { Connection, Transaction } from '@solana/web3.js';
 import { createElement, type ReactNode, useCallback, useMemo } from 'react';
 
 /** The wallet adapter remembers the chosen wallet under this local storage key (cleared at disconnect). */
@@ -38,12 +39,22 @@ export interface WalletSession {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   signMessage(message: Uint8Array): Promise<Uint8Array>;
+  /** Signs `tx` with the wallet and sends it (Phantom's signAndSendTransaction); the signature. */
+  sendTransaction(tx: Transaction, connection: Connection): Promise<string>;
 }
 
 export function useWalletSession(): WalletSession {
   const wallet = useWallet();
   const phantom = wallet.wallets.find((w) => w.adapter.name === PHANTOM);
-  const { select, connect: connectSelected, disconnect, signMessage, publicKey, connecting } = wallet;
+  const {
+    select,
+    connect: connectSelected,
+    disconnect,
+    signMessage,
+    publicKey,
+    connecting,
+    sendTransaction,
+  } = wallet;
   const selectedName = wallet.wallet?.adapter.name;
 
   const connect = useCallback(async () => {
@@ -61,11 +72,17 @@ export function useWalletSession(): WalletSession {
     [signMessage],
   );
 
+  const send = useCallback(
+    (tx: Transaction, connection: Connection) => sendTransaction(tx, connection),
+    [sendTransaction],
+  );
+
   return {
     address: publicKey?.toBase58() ?? null,
     connecting,
     connect,
     disconnect,
     signMessage: sign,
+    sendTransaction: send,
   };
 }

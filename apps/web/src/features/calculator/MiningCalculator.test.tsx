@@ -21,7 +21,10 @@ const tiersBody = DEFAULT_TIERS.map((t, i) => ({
 let answer: () => Response;
 beforeEach(() => {
   answer = () => new Response(JSON.stringify(tiersBody), { status: 200 });
-  vi.stubGlobal('fetch', vi.fn(async () => answer()));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => answer()),
+  );
 });
 afterEach(() => {
   cleanup();

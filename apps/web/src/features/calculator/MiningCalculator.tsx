@@ -40,7 +40,8 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
   const [hoursText, setHoursText] = useState(String(CALCULATOR.defaultHoursPerDay));
   const [daysText, setDaysText] = useState(String(CALCULATOR.defaultDaysHolding));
 
-  const tier = tiers.data?.find((t) => t.id === tierId) ?? (tiers.data ? bestValueTier(tiers.data) : undefined);
+  const tier =
+    tiers.data?.find((t) => t.id === tierId) ?? (tiers.data ? bestValueTier(tiers.data) : undefined);
 
   // The market price replaces the default until the user types their own.
   useEffect(() => {
@@ -111,7 +112,9 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
             />
           </Field>
           <fieldset>
-            <legend className="mb-2 text-sm font-medium text-slate-200">{CALCULATOR_MESSAGES.tierLabel}</legend>
+            <legend className="mb-2 text-sm font-medium text-slate-200">
+              {CALCULATOR_MESSAGES.tierLabel}
+            </legend>
             {tiers.isPending && <Spinner label={LOADING_TIERS} />}
             {tiers.isError && <Alert tone="error">{tiersErrorMessage(tiers.error)}</Alert>}
             {tiers.data && (
@@ -136,7 +139,10 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
             <Output label={CALCULATOR_MESSAGES.marketPrice} value={formatPrice(price)} />
             {tier && (
               <>
-                <Output label="Deposit required" value={`${formatNumber(tier.deposit_requirement)} ${PRODUCT}`} />
+                <Output
+                  label="Deposit required"
+                  value={`${formatNumber(tier.deposit_requirement)} ${PRODUCT}`}
+                />
                 <Output label="Base rate" value={`${formatNumber(tier.hourly_base_rate)} ${PRODUCT}/h`} />
                 <Output label="Max rate" value={`${formatNumber(tier.hourly_max_rate)} ${PRODUCT}/h`} />
               </>
@@ -190,7 +196,17 @@ function Output({ label, value }: { label: string; value: string }) {
   );
 }
 
-function Earning({ label, tokens, usd, testId }: { label: string; tokens: number; usd: number; testId: string }) {
+function Earning({
+  label,
+  tokens,
+  usd,
+  testId,
+}: {
+  label: string;
+  tokens: number;
+  usd: number;
+  testId: string;
+}) {
   return (
     <div className="rounded-xl bg-slate-950/50 p-3" data-testid={testId}>
       <dt className="text-xs uppercase tracking-wide text-slate-400">{label}</dt>

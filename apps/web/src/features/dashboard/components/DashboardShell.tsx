@@ -12,12 +12,15 @@ export function DashboardShell({
   logo,
   wallet,
   adminControls,
+  tierBadge,
   onDisconnect,
   children,
 }: {
   logo: ReactNode;
   wallet: string;
   adminControls?: ReactNode;
+  /** The active tier's badge, or 'No Active Tier'. */
+  tierBadge?: ReactNode;
   onDisconnect(): void;
   children?: ReactNode;
 }) {
@@ -28,6 +31,7 @@ export function DashboardShell({
           <div className="flex items-center gap-3">
             {logo}
             <Badge tone="accent">{DASHBOARD_VERSION}</Badge>
+            {tierBadge}
           </div>
           <div className="flex flex-wrap items-center gap-3">
             <span className="font-mono text-sm text-slate-400" title={wallet}>

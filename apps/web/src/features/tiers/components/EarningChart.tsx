@@ -11,7 +11,7 @@ export default function EarningChart({ tiers }: { tiers: Tier[] }) {
   }));
   return (
     <ResponsiveContainer width="100%" height={320}>
-      <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+      <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" stroke="#334155" />
         <XAxis dataKey="name" stroke="#94a3b8" fontSize={12} />
         <YAxis stroke="#94a3b8" fontSize={12} />

@@ -1,0 +1,81 @@
+// The dashboard's sections (spec §2 "Dashboard sections"): account, rewards, mining controls, live stats,
+// the calculator and the stream setup.
+import { useCallback, useEffect } from 'react';
+import { Badge, PageSpinner } from '../../../components/ui/index.ts';
+import { useSocketEvent, useSocketState } from '../../../lib/socket.ts';
+import { MiningCalculator } from '../../calculator/index.ts';
+import { useClientConfig } from '../../client-config/index.ts';
+import { marketPrice, useMarket } from '../../market/index.ts';
+import {
+  AccountPanel,
+  LiveStats,
+  MINING_MESSAGES,
+  MiningControls,
+  RewardsPanel,
+  useChainActions,
+  useMiningStats,
+  useTokenBalance,
+} from '../../mining/index.ts';
+import { useStreamer } from '../../streamer/index.ts';
+import { DemoPanel } from '../../streaming/index.ts';
+import { useQueryClient } from '@tanstack/react-query';
+
+export function TierBadge({ activeTier }: { activeTier: string | null | undefined }) {
+  return activeTier ? (
+    <Badge tone="success">{activeTier}</Badge>
+  ) : (
+    <Badge tone="neutral">{MINING_MESSAGES.noActiveTier}</Badge>
+  );
+}
+
+/** The active tier, for the header. */
+export function useActiveTier(wallet: string): string | null | undefined {
+  return useStreamer(wallet).data?.activeTier;
+}
+
+export function Dashboard({ wallet }: { wallet: string }) {
+  const streamer = useStreamer(wallet);
+  const stats = useMiningStats(wallet);
+  const balance = useTokenBalance(wallet);
+  const market = useMarket();
+  const config = useClientConfig();
+  const live = useSocketState();
+  const actions = useChainActions(wallet);
+  const client = useQueryClient();
+
+  // Server state that a socket event changes is read again from the API.
+  const refetch = useCallback(() => {
+    void client.invalidateQueries({ queryKey: ['streamer', wallet] });
+    void client.invalidateQueries({ queryKey: ['mining-stats', wallet] });
+  }, [client, wallet]);
+  useSocketEvent('stream-stopped', refetch);
+  useSocketEvent('stream-started', refetch);
+  useSocketEvent('rewards-collected', refetch);
+  useEffect(() => {
+    if (live.connected) refetch();
+  }, [live.connected, refetch]);
+
+  if (!streamer.data) return <PageSpinner label="Loading..." />;
+  const price = marketPrice(market.data);
+  const isLive = live.isLive;
+  const pending = streamer.data.pendingReward;
+  return (
+    <>
+      <AccountPanel wallet={wallet} streamer={streamer.data} isLive={isLive} price={price} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <RewardsPanel pending={pending} isLive={isLive} sessionMined={live.minedAmount} actions={actions} />
+        {config.data?.demoPlatform && (
+          <DemoPanel wallet={wallet} activeTier={streamer.data.activeTier} live={live} />
+        )}
+      </div>
+      <LiveStats wallet={wallet} live={live} stats={stats.data} />
+      <MiningControls
+        activeTier={streamer.data.activeTier}
+        isLive={isLive}
+        balance={balance.data?.balance ?? 0}
+        actions={actions}
+      />
+      <MiningCalculator marketPrice={price} />
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+// What the dashboard's mining sections say (spec §4, §5, §8, §9). Server messages come from
+// @strm/shared's SERVER_MESSAGES; the on-chain ones from @strm/mining-client.
+import { PRODUCT } from '@strm/shared';
+
+export const MINING_MESSAGES = {
+  noActiveTier: 'No Active Tier',
+  status: { inactive: 'Inactive', ready: 'Ready', mining: 'Mining' },
+  insufficientBalance: `Insufficient ${PRODUCT} balance`,
+  activateFailed: 'Failed to activate tier',
+  deactivateFailed: 'Failed to deactivate tier',
+  tierActionFailed: 'Failed to process tier action',
+  tierError: 'Error processing tier action',
+  collectFailed: 'Failed to collect rewards',
+  collected: (amount: string) => `Successfully collected ${amount} ${PRODUCT}!`,
+  rateIncreased: 'Rate increased!',
+  walletDataFailed: 'Failed to fetch wallet data',
+  activate: 'Activate',
+  deactivate: 'Deactivate',
+  collect: 'Collect Rewards',
+  collecting: 'Collecting...',
+  processing: 'Processing...',
+} as const;

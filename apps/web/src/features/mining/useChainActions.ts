@@ -1,0 +1,126 @@
+// The dashboard's blockchain actions: activate and deactivate a tier (spec §4), collect rewards (the
+// empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
+// then told to the socket, whose answer decides.
+import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
+import {
+  activateTierInstructions,
+  CLIENT_MESSAGES,
+  deactivateTierInstruction,
+  isNetworkCongestion,
+  MiningClientError,
+  miningProgram,
+  userMessageOf,
+} from '@strm/mining-client';
+import { formatNumber } from '@strm/shared';
+import { useState } from 'react';
+import { useToast } from '../../components/ui/index.ts';
+import { rpcConnection } from '../../lib/rpc.ts';
+import { requestSocket } from '../../lib/socket.ts';
+import { useWalletSession } from '../../lib/wallet.ts';
+import { useClientConfig } from '../client-config/index.ts';
+import { useRefreshAfterChainAction } from './api.ts';
+import { MINING_MESSAGES } from './messages.ts';
+
+export type ChainAction = 'activate' | 'deactivate' | 'collect';
+
+/** A failure whose message is already the one to show (the server's or the program's). */
+class ShownError extends Error {}
+
+export function useChainActions(wallet: string) {
+  const config = useClientConfig();
+  const session = useWalletSession();
+  const toast = useToast();
+  const refresh = useRefreshAfterChainAction(wallet);
+  const [busy, setBusy] = useState<{ action: ChainAction; tier?: string } | null>(null);
+  const [error, setError] = useState<{ action: ChainAction; message: string } | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+
+  async function send(instructions: TransactionInstruction[]): Promise<string> {
+    if (!config.data || !session.address) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+    const connection = rpcConnection(config.data.rpcUrl);
+    const latest = await connection.getLatestBlockhash('confirmed');
+    const tx = new Transaction({ feePayer: new PublicKey(session.address), ...latest }).add(...instructions);
+    const signature = await session.sendTransaction(tx, connection);
+    const confirmed = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
+    if (confirmed.value.err) throw new Error(JSON.stringify(confirmed.value.err));
+    return signature;
+  }
+
+  async function run<T>(
+    action: ChainAction,
+    tier: string | undefined,
+    fallback: string,
+    body: () => Promise<T>,
+  ): Promise<T | undefined> {
+    setBusy({ action, tier });
+    setError(null);
+    setSuccess(null);
+    try {
+      return await body();
+    } catch (err) {
+      const message = err instanceof ShownError ? err.message : userMessageOf(err, fallback);
+      if (isNetworkCongestion(err)) toast.show(CLIENT_MESSAGES.networkCongestion, 'error');
+      setError({ action, message });
+      return undefined;
+    } finally {
+      setBusy(null);
+      await refresh();
+    }
+  }
+
+  const program = () => {
+    if (!config.data) throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
+    return miningProgram(rpcConnection(config.data.rpcUrl));
+  };
+  const walletKey = () => (session.address ? new PublicKey(session.address) : null);
+
+  const answer = async <T>(p: Promise<T>) => {
+    try {
+      return await p;
+    } catch (err) {
+      throw new ShownError(err instanceof Error && err.message ? err.message : MINING_MESSAGES.tierError);
+    }
+  };
+
+  return {
+    busy,
+    error,
+    success,
+    clearMessages() {
+      setError(null);
+      setSuccess(null);
+    },
+    activate: (tier: string) =>
+      run('activate', tier, MINING_MESSAGES.activateFailed, async () => {
+        const signature = await send(await activateTierInstructions(program(), walletKey(), tier));
+        await answer(
+          requestSocket('activate-tier', { signature, tier }, 'tier-activated', ['tier-error', 'error']),
+        );
+      }),
+    deactivate: (tier: string) =>
+      run('deactivate', tier, MINING_MESSAGES.deactivateFailed, async () => {
+        const signature = await send([await deactivateTierInstruction(program(), walletKey())]);
+        await answer(
+          requestSocket('deactivate-tier', { signature, tier }, 'tier-deactivated', ['tier-error', 'error']),
+        );
+      }),
+    collect: () =>
+      run('collect', undefined, MINING_MESSAGES.collectFailed, async () => {
+        const key = walletKey();
+        if (!key) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+        const signature = await send([
+          SystemProgram.transfer({ fromPubkey: key, toPubkey: key, lamports: 0 }),
+        ]);
+        const collected = await requestSocket('collect-rewards', { signature, wallet }, 'rewards-collected', [
+          'rewards-error',
+          'error',
+        ]).catch((err: unknown) => {
+          throw new ShownError(
+            err instanceof Error && err.message ? err.message : MINING_MESSAGES.collectFailed,
+          );
+        });
+        setSuccess(MINING_MESSAGES.collected(formatNumber(collected.amount)));
+        return collected;
+      }),
+  };
+}

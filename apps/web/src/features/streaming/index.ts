@@ -1,0 +1,1 @@
+export { DemoPanel, STREAMING_MESSAGES } from './DemoPanel.tsx';
