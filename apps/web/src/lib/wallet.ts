@@ -5,19 +5,12 @@ import { type WalletName, WalletReadyState } from '@solana/wallet-adapter-base';
 import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom';
 import { useWallet, WalletProvider } from '@solana/wallet-adapter-react';
 import type { Connection, Transaction } from '@solana/web3.js';
+import { isUserRejection, PhantomNotFoundError, WALLET_STORAGE_KEY } from './wallet-errors.ts';
+
+export { isUserRejection, PhantomNotFoundError, WALLET_STORAGE_KEY };
 import { createElement, type ReactNode, useCallback, useMemo } from 'react';
 
-/** The wallet adapter remembers the chosen wallet under this local storage key (cleared at disconnect). */
-export const WALLET_STORAGE_KEY = 'walletName';
 export const PHANTOM = 'Phantom' as WalletName<'Phantom'>;
-
-export class PhantomNotFoundError extends Error {}
-
-/** Whether a wallet error is the user declining (code 4001): that cancels quietly. */
-export function isUserRejection(err: unknown): boolean {
-  const e = err as { code?: unknown; error?: { code?: unknown }; message?: unknown } | null;
-  return e?.code === 4001 || e?.error?.code === 4001 || /reject/i.test(String(e?.message ?? ''));
-}
 
 export function WalletProviders({ children }: { children: ReactNode }) {
   const wallets = useMemo(() => [new PhantomWalletAdapter()], []);

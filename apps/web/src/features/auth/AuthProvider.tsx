@@ -1,16 +1,7 @@
 // The sign-in sequence (spec §4): once a wallet is connected, get a nonce, sign its message, post the
 // signature, keep the token. Failure disconnects and returns to the landing page with authError;
 // declining in the wallet (4001) cancels quietly. Disconnecting clears everything and reloads.
-import {
-  createContext,
-  type ReactNode,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { authToken } from '../../lib/api.ts';
 import { closeSocket, connectSocket } from '../../lib/socket.ts';
 import {
@@ -18,27 +9,12 @@ import {
   PhantomNotFoundError,
   useWalletSession,
   WALLET_STORAGE_KEY,
+  WalletProviders,
 } from '../../lib/wallet.ts';
 import { fetchNonce, postAuthenticate } from './api.ts';
+import { AUTH_ERROR_PARAM, AuthContext, type AuthState, type AuthStatus } from './context.ts';
 import { AUTH_MESSAGES } from './messages.ts';
 import { tokenFits } from './token.ts';
-
-export const AUTH_ERROR_PARAM = 'authError';
-
-export type AuthStatus = 'disconnected' | 'connecting' | 'authenticating' | 'authenticated';
-
-export interface AuthState {
-  status: AuthStatus;
-  /** The signed-in (or signing-in) wallet. */
-  wallet: string | null;
-  token: string | null;
-  /** Starts the wallet connection; throws PhantomNotFoundError without Phantom. */
-  connect(): Promise<void>;
-  /** Closes the socket, clears stored auth, wallet and session storage, reloads the page. */
-  disconnect(): Promise<void>;
-}
-
-const AuthContext = createContext<AuthState | null>(null);
 
 function failTo(message: string) {
   const url = new URL(window.location.href);
@@ -50,7 +26,14 @@ function failTo(message: string) {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+export function AuthProvider({
+  children,
+  connectOnMount,
+}: {
+  children: ReactNode;
+  /** Starts connecting at once (the visitor pressed Connect before this code had loaded). */
+  connectOnMount?: { resolve(): void; reject(err: unknown): void };
+}) {
   const wallet = useWalletSession();
   const [token, setToken] = useState<string | null>(() => authToken.get());
   const attempt = useRef(0);
@@ -123,6 +106,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [wallet]);
 
+  const pending = useRef(connectOnMount);
+  useEffect(() => {
+    const request = pending.current;
+    pending.current = undefined;
+    if (request) connect().then(request.resolve, request.reject);
+  }, [connect]);
+
   const status: AuthStatus = signedIn
     ? 'authenticated'
     : address
@@ -138,8 +128,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
-export function useAuth(): AuthState {
-  const auth = useContext(AuthContext);
-  if (!auth) throw new Error('useAuth needs an AuthProvider');
-  return auth;
+/** The wallet adapter and the sign-in session: loaded on demand by AuthRoot. */
+export default function WalletAuth({
+  children,
+  connectOnMount,
+}: {
+  children: ReactNode;
+  connectOnMount?: { resolve(): void; reject(err: unknown): void };
+}) {
+  return (
+    <WalletProviders>
+      <AuthProvider connectOnMount={connectOnMount}>{children}</AuthProvider>
+    </WalletProviders>
+  );
 }

@@ -2,15 +2,6 @@
 // empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
 // then told to the socket, whose answer decides.
 import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
-import {
-  activateTierInstructions,
-  CLIENT_MESSAGES,
-  deactivateTierInstruction,
-  isNetworkCongestion,
-  MiningClientError,
-  miningProgram,
-  userMessageOf,
-} from '@strm/mining-client';
 import { formatNumber } from '@strm/shared';
 import { useState } from 'react';
 import { useToast } from '../../components/ui/index.ts';
@@ -26,6 +17,9 @@ export type ChainAction = 'activate' | 'deactivate' | 'collect';
 /** A failure whose message is already the one to show (the server's or the program's). */
 class ShownError extends Error {}
 
+/** The program client (Anchor) is loaded with the first blockchain action, not with the dashboard. */
+const miningClient = () => import('../../lib/mining-client.ts');
+
 export function useChainActions(wallet: string) {
   const config = useClientConfig();
   const session = useWalletSession();
@@ -36,6 +30,7 @@ export function useChainActions(wallet: string) {
   const [success, setSuccess] = useState<string | null>(null);
 
   async function send(instructions: TransactionInstruction[]): Promise<string> {
+    const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
     if (!config.data || !session.address) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
     const connection = rpcConnection(config.data.rpcUrl);
     const latest = await connection.getLatestBlockhash('confirmed');
@@ -58,6 +53,7 @@ export function useChainActions(wallet: string) {
     try {
       return await body();
     } catch (err) {
+      const { CLIENT_MESSAGES, isNetworkCongestion, userMessageOf } = await miningClient();
       const message = err instanceof ShownError ? err.message : userMessageOf(err, fallback);
       if (isNetworkCongestion(err)) toast.show(CLIENT_MESSAGES.networkCongestion, 'error');
       setError({ action, message });
@@ -68,7 +64,8 @@ export function useChainActions(wallet: string) {
     }
   }
 
-  const program = () => {
+  const program = async () => {
+    const { CLIENT_MESSAGES, MiningClientError, miningProgram } = await miningClient();
     if (!config.data) throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
     return miningProgram(rpcConnection(config.data.rpcUrl));
   };
@@ -92,14 +89,16 @@ export function useChainActions(wallet: string) {
     },
     activate: (tier: string) =>
       run('activate', tier, MINING_MESSAGES.activateFailed, async () => {
-        const signature = await send(await activateTierInstructions(program(), walletKey(), tier));
+        const { activateTierInstructions } = await miningClient();
+        const signature = await send(await activateTierInstructions(await program(), walletKey(), tier));
         await answer(
           requestSocket('activate-tier', { signature, tier }, 'tier-activated', ['tier-error', 'error']),
         );
       }),
     deactivate: (tier: string) =>
       run('deactivate', tier, MINING_MESSAGES.deactivateFailed, async () => {
-        const signature = await send([await deactivateTierInstruction(program(), walletKey())]);
+        const { deactivateTierInstruction } = await miningClient();
+        const signature = await send([await deactivateTierInstruction(await program(), walletKey())]);
         await answer(
           requestSocket('deactivate-tier', { signature, tier }, 'tier-deactivated', ['tier-error', 'error']),
         );
@@ -107,7 +106,10 @@ export function useChainActions(wallet: string) {
     collect: () =>
       run('collect', undefined, MINING_MESSAGES.collectFailed, async () => {
         const key = walletKey();
-        if (!key) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+        if (!key) {
+          const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
+          throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+        }
         const signature = await send([
           SystemProgram.transfer({ fromPubkey: key, toPubkey: key, lamports: 0 }),
         ]);

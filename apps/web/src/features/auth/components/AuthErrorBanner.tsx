@@ -2,7 +2,7 @@ import { INTERVALS_MS } from '@strm/shared';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/index.ts';
-import { AUTH_ERROR_PARAM } from '../AuthProvider.tsx';
+import { AUTH_ERROR_PARAM } from '../context.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 /** The error from ?authError= with the spec's hint; the parameter is removed from the URL after 5 s. */

@@ -1,6 +1,6 @@
 import { Button, useToast } from '../../../components/ui/index.ts';
-import { PhantomNotFoundError } from '../../../lib/wallet.ts';
-import { useAuth } from '../AuthProvider.tsx';
+import { PhantomNotFoundError } from '../../../lib/wallet-errors.ts';
+import { useAuth } from '../context.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 export const CONNECT_LABEL = 'Connect Wallet';

@@ -1,0 +1,93 @@
+// pnpm bench:web — what the landing page costs and how fast the dashboard is usable, in Debian's Chromium
+// against the started product on localhost (built web app served by the API, local chain).
+//  1. Landing page JavaScript: every script the page downloads until the network is idle (the entry and
+//     the chunks it loads on its own, e.g. the chart), gzip-compressed as served. Target: ≤ 250 KB.
+//  2. Dashboard time to interactive: from navigation start of a signed-in, admitted wallet to the tier
+//     cards' Activate button being enabled (median of several runs).
+import { gzipSync } from 'node:zlib';
+import { Keypair } from '@solana/web3.js';
+import { installPhantomTestProvider } from '@strm/testing/phantom';
+import { callApi, signInAs } from '../e2e/api-client.ts';
+import { launchChromium } from '../e2e/browser.ts';
+import { startProduct } from '../e2e/product.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const TARGET_KB = 250;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+const admin = Keypair.generate();
+const chromium = await launchChromium();
+const product = await startProduct({ ADMIN_WALLETS: admin.publicKey.toBase58() });
+try {
+  // 1. Landing page JavaScript.
+  const page = await chromium.browser.newPage();
+  const scripts = new Map<string, { raw: number; gzip: number }>();
+  page.on('response', async (res) => {
+    if (res.request().resourceType() !== 'script') return;
+    const body = await res.body().catch(() => null);
+    if (body)
+      scripts.set(new URL(res.url()).pathname, {
+        raw: body.length,
+        gzip: gzipSync(body, { level: 9 }).length,
+      });
+  });
+  await page.goto(product.url, { waitUntil: 'networkidle' });
+  await page.locator('article').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  const entry = [...scripts].filter(([path]) => /\/index-[^/]+\.js$/.test(path));
+  const total = [...scripts.values()].reduce((s, x) => s + x.gzip, 0);
+  console.log('Landing page JavaScript (gzip):');
+  for (const [path, size] of scripts) console.log(`  ${path}  ${kb(size.raw)} raw, ${kb(size.gzip)} gzip`);
+  console.log(`  entry chunk: ${kb(entry.reduce((s, [, x]) => s + x.gzip, 0))} gzip`);
+  console.log(
+    `  total loaded by the landing page: ${kb(total)} gzip (target ≤ ${TARGET_KB} KB: ${total <= TARGET_KB * 1024 ? 'met' : 'NOT met'})`,
+  );
+  await page.close();
+
+  // 2. Dashboard time to interactive.
+  const user = Keypair.generate();
+  const wallet = user.publicKey.toBase58();
+  await callApi(product.url, null, 'POST', '/dev/faucet', { wallet });
+  const token = await signInAs(product.url, user);
+  await callApi(product.url, token, 'POST', '/registrations', {
+    name: 'Bench',
+    email: 'bench@example.com',
+    platform: 'twitch',
+    platform_username: 'bench',
+    streaming_frequency: 'Daily',
+    follower_count: 1,
+    content_type: 'Gaming',
+    project_interest: 'bench',
+  });
+  const adminToken = await signInAs(product.url, admin);
+  await callApi(product.url, adminToken, 'PUT', `/admin/beta-access/${wallet}`);
+
+  const times: number[] = [];
+  const dash = await chromium.browser.newPage();
+  await installPhantomTestProvider(dash, { keypair: user, rpcUrl: product.rpcUrl });
+  await dash.goto(product.url);
+  await dash.getByRole('button', { name: 'Connect Wallet' }).click();
+  await dash
+    .getByTestId('tier-card-1')
+    .getByRole('button', { name: 'Activate' })
+    .waitFor({ timeout: 60_000 });
+  for (let i = 0; i < RUNS; i++) {
+    // Signed in (token and wallet remembered): a reload goes straight to the dashboard.
+    await dash.reload({ waitUntil: 'commit' });
+    const activate = dash.getByTestId('tier-card-1').getByRole('button', { name: 'Activate' });
+    await activate.waitFor({ timeout: 60_000 });
+    await dash.waitForFunction(
+      () =>
+        !(document.querySelector('[data-testid="tier-card-1"] button') as HTMLButtonElement | null)?.disabled,
+    );
+    times.push(await dash.evaluate(() => performance.now()));
+  }
+  console.log(
+    `Dashboard time to interactive: median ${median(times).toFixed(0)} ms over ${RUNS} reloads (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`,
+  );
+} finally {
+  await chromium.close();
+  await product.stop();
+}
