@@ -17,7 +17,7 @@ import {
   useTokenBalance,
 } from '../../mining/index.ts';
 import { useStreamer } from '../../streamer/index.ts';
-import { DemoPanel } from '../../streaming/index.ts';
+import { DemoPanel, PlatformPanel } from '../../streaming/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
 export function TierBadge({ activeTier }: { activeTier: string | null | undefined }) {
@@ -62,13 +62,30 @@ export function Dashboard({ wallet }: { wallet: string }) {
   return (
     <>
       <AccountPanel wallet={wallet} streamer={streamer.data} isLive={isLive} price={price} />
-      <div className="grid gap-6 lg:grid-cols-2">
-        <RewardsPanel pending={pending} isLive={isLive} sessionMined={live.minedAmount} actions={actions} />
-        {config.data?.demoPlatform && (
-          <DemoPanel wallet={wallet} activeTier={streamer.data.activeTier} live={live} />
-        )}
-      </div>
-      <LiveStats wallet={wallet} live={live} stats={stats.data} />
+      <RewardsPanel pending={pending} isLive={isLive} sessionMined={live.minedAmount} actions={actions} />
+      <section aria-labelledby="stream-setup-title" className="flex flex-col gap-4">
+        <h2 id="stream-setup-title" className="text-xl font-semibold text-white">
+          Stream Setup
+        </h2>
+        <div className="grid gap-6 lg:grid-cols-2">
+          {config.data?.demoPlatform && (
+            <DemoPanel wallet={wallet} activeTier={streamer.data.activeTier} live={live} />
+          )}
+          <PlatformPanel
+            platform="tiktok"
+            wallet={wallet}
+            activeTier={streamer.data.activeTier}
+            live={live}
+          />
+          <PlatformPanel
+            platform="twitch"
+            wallet={wallet}
+            activeTier={streamer.data.activeTier}
+            live={live}
+          />
+        </div>
+        <LiveStats wallet={wallet} live={live} stats={stats.data} />
+      </section>
       <MiningControls
         activeTier={streamer.data.activeTier}
         isLive={isLive}

@@ -1,0 +1,38 @@
+import {
+  type Platform,
+  platformsResponseSchema,
+  twitchAuthResponseSchema,
+  updateUsernameResponseSchema,
+  verificationResponseSchema,
+} from '@strm/shared';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api.ts';
+
+export function usePlatforms(wallet: string) {
+  return useQuery({
+    queryKey: ['platforms', wallet],
+    queryFn: () =>
+      apiRequest(`/streamer-platforms?wallet=${encodeURIComponent(wallet)}`, platformsResponseSchema),
+  });
+}
+
+export const updateUsername = (platform: Platform, username: string) =>
+  apiRequest('/update-streamer-username', updateUsernameResponseSchema, {
+    method: 'POST',
+    body: { platform, username },
+  });
+
+export const generateCode = (wallet: string) =>
+  apiRequest('/streamer-validation', verificationResponseSchema, {
+    method: 'POST',
+    body: { platform: 'tiktok', wallet },
+  });
+
+export const verifyStreamer = (body: {
+  platform: Platform;
+  verificationCode?: string;
+  accessToken?: string;
+  accessTokenExp?: number;
+}) => apiRequest('/verify-streamer', verificationResponseSchema, { method: 'POST', body });
+
+export const twitchAuthUrl = () => apiRequest('/twitch/auth', twitchAuthResponseSchema);
