@@ -55,15 +55,15 @@ export function DemoPanel({
   }
 
   useSocketEvent('stream-started', () => setConnecting(false));
-  useSocketEvent('error', ({ message }) => {
+  // Errors while connecting are this panel's; others belong to whoever asked.
+  const fail = (message: string) => {
+    if (!connecting) return;
     setConnecting(false);
     if (message.includes('Daily mining limit reached')) setLimitReached(message);
     else setError(message);
-  });
-  useSocketEvent('room-error', ({ message }) => {
-    setConnecting(false);
-    setError(message);
-  });
+  };
+  useSocketEvent('error', ({ message }) => fail(message));
+  useSocketEvent('room-error', ({ message }) => fail(message));
   useSocketEvent('dailyLimitReached', ({ message }) => {
     setConnecting(false);
     setLimitReached(message || SERVER_MESSAGES.dailyLimitReached);
