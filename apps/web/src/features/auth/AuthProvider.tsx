@@ -9,7 +9,6 @@ import {
   PhantomNotFoundError,
   useWalletSession,
   WALLET_STORAGE_KEY,
-  WalletProviders,
 } from '../../lib/wallet.ts';
 import { fetchNonce, postAuthenticate } from './api.ts';
 import { AUTH_ERROR_PARAM, AuthContext, type AuthState, type AuthStatus } from './context.ts';
@@ -26,14 +25,7 @@ function failTo(message: string) {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
-export function AuthProvider({
-  children,
-  connectOnMount,
-}: {
-  children: ReactNode;
-  /** Starts connecting at once (the visitor pressed Connect before this code had loaded). */
-  connectOnMount?: { resolve(): void; reject(err: unknown): void };
-}) {
+export function AuthProvider({ children }: { children: ReactNode }) {
   const wallet = useWalletSession();
   const [token, setToken] = useState<string | null>(() => authToken.get());
   const attempt = useRef(0);
@@ -106,13 +98,6 @@ export function AuthProvider({
     }
   }, [wallet]);
 
-  const pending = useRef(connectOnMount);
-  useEffect(() => {
-    const request = pending.current;
-    pending.current = undefined;
-    if (request) connect().then(request.resolve, request.reject);
-  }, [connect]);
-
   const status: AuthStatus = signedIn
     ? 'authenticated'
     : address
@@ -126,19 +111,4 @@ export function AuthProvider({
     [status, address, token, signedIn, connect, disconnect],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
-}
-
-/** The wallet adapter and the sign-in session: loaded on demand by AuthRoot. */
-export default function WalletAuth({
-  children,
-  connectOnMount,
-}: {
-  children: ReactNode;
-  connectOnMount?: { resolve(): void; reject(err: unknown): void };
-}) {
-  return (
-    <WalletProviders>
-      <AuthProvider connectOnMount={connectOnMount}>{children}</AuthProvider>
-    </WalletProviders>
-  );
 }
