@@ -114,7 +114,12 @@ describe('a streamer from a new wallet to collected rewards', () => {
     await panel.getByRole('button', { name: 'Create Demo Account' }).click();
     await panel.getByText('Verified').waitFor();
     await panel.getByRole('button', { name: 'Start Mining' }).click();
-    await panel.getByText('Live', { exact: true }).waitFor({ timeout: 30_000 });
+    await panel
+      .getByText('Live', { exact: true })
+      .or(panel.getByRole('alert'))
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(await panel.getByRole('alert').allTextContents()).toEqual([]);
     expect(await status()).toBe('Mining');
     expect(await page.getByTestId('mining-rate').textContent()).toBe('0.25 STRM/h');
     // Updates arrive: the duration and the mined amount grow.
