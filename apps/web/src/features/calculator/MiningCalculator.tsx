@@ -64,8 +64,8 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
   return (
     <Card as="section" aria-labelledby="calculator-title" data-testid="mining-calculator">
       <CardTitle id="calculator-title">{CALCULATOR_MESSAGES.title}</CardTitle>
-      <div className="grid gap-6 lg:grid-cols-2">
-        <div className="flex flex-col gap-4">
+      <div className="grid min-w-0 gap-6 lg:grid-cols-2">
+        <div className="flex min-w-0 flex-col gap-4">
           <Field
             label={CALCULATOR_MESSAGES.priceLabel}
             hint={
@@ -134,7 +134,7 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
             )}
           </fieldset>
         </div>
-        <div className="flex flex-col gap-4" aria-live="polite">
+        <div className="flex min-w-0 flex-col gap-4" aria-live="polite">
           <dl className="grid grid-cols-2 gap-3 text-sm">
             <Output label={CALCULATOR_MESSAGES.marketPrice} value={formatPrice(price)} />
             {tier && (
@@ -189,7 +189,7 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
 
 function Output({ label, value }: { label: string; value: string }) {
   return (
-    <div>
+    <div className="min-w-0 break-words">
       <dt className="text-slate-400">{label}</dt>
       <dd className="font-medium text-white tabular-nums">{value}</dd>
     </div>
@@ -208,7 +208,7 @@ function Earning({
   testId: string;
 }) {
   return (
-    <div className="rounded-xl bg-slate-950/50 p-3" data-testid={testId}>
+    <div className="min-w-0 break-words rounded-xl bg-slate-950/50 p-3" data-testid={testId}>
       <dt className="text-xs uppercase tracking-wide text-slate-400">{label}</dt>
       <dd className="mt-1 text-lg font-semibold text-white tabular-nums">
         {formatNumber(tokens)} {PRODUCT}

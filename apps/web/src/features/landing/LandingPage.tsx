@@ -27,7 +27,7 @@ export function LandingPage() {
     <>
       <TopBar />
       <AuthErrorBanner />
-      <main className="mx-auto flex max-w-5xl flex-col gap-8 px-4 py-8">
+      <main className="mx-auto flex min-w-0 max-w-5xl flex-col gap-8 px-4 py-8">
         <section className="py-6" aria-labelledby="hero-title">
           <h1 id="hero-title" className="text-3xl font-bold text-white sm:text-4xl">
             {LANDING_MESSAGES.title}

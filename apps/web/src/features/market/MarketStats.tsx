@@ -4,9 +4,9 @@ import { MARKET_MESSAGES, useMarket } from './useMarket.ts';
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
-    <div className="rounded-xl bg-slate-950/50 p-3">
+    <div className="min-w-0 rounded-xl bg-slate-950/50 p-3">
       <dt className="text-xs uppercase tracking-wide text-slate-400">{label}</dt>
-      <dd className="mt-1 text-lg font-semibold text-white tabular-nums">{value}</dd>
+      <dd className="mt-1 break-words text-lg font-semibold text-white tabular-nums">{value}</dd>
     </div>
   );
 }

@@ -20,20 +20,22 @@ export default function EarningsHistory({ sessions }: { sessions: MiningStats['r
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <table className="sr-only">
-        <caption>Recent mining sessions</caption>
-        <tbody>
-          {data.map((d, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: sessions have no id here and never reorder
-            <tr key={i}>
-              <th scope="row">{d.when}</th>
-              <td>
-                {formatNumber(d.mined)} {PRODUCT}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="sr-only">
+        <table>
+          <caption>Recent mining sessions</caption>
+          <tbody>
+            {data.map((d, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: sessions have no id here and never reorder
+              <tr key={i}>
+                <th scope="row">{d.when}</th>
+                <td>
+                  {formatNumber(d.mined)} {PRODUCT}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -12,29 +12,31 @@ export function EarningPotential() {
   return (
     <div>
       <Suspense fallback={<Spinner label="Loading chart..." />}>
-        <div aria-hidden="true" data-testid="earning-chart">
+        <div aria-hidden="true" data-testid="earning-chart" className="min-w-0 overflow-hidden">
           <EarningChart tiers={tiers.data} />
         </div>
       </Suspense>
-      <table className="sr-only">
-        <caption>Daily earnings by tier over a full day's mining</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tier</th>
-            <th scope="col">At base rate ({PRODUCT})</th>
-            <th scope="col">At max rate ({PRODUCT})</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tiers.data.map((t) => (
-            <tr key={t.id}>
-              <th scope="row">{t.name}</th>
-              <td>{formatNumber(dashboardEarnings(t, t.hourly_base_rate).daily)}</td>
-              <td>{formatNumber(dashboardEarnings(t, t.hourly_max_rate).daily)}</td>
+      <div className="sr-only">
+        <table>
+          <caption>Daily earnings by tier over a full day's mining</caption>
+          <thead>
+            <tr>
+              <th scope="col">Tier</th>
+              <th scope="col">At base rate ({PRODUCT})</th>
+              <th scope="col">At max rate ({PRODUCT})</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {tiers.data.map((t) => (
+              <tr key={t.id}>
+                <th scope="row">{t.name}</th>
+                <td>{formatNumber(dashboardEarnings(t, t.hourly_base_rate).daily)}</td>
+                <td>{formatNumber(dashboardEarnings(t, t.hourly_max_rate).daily)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
