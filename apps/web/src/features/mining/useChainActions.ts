@@ -2,7 +2,7 @@
 // empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
 // then told to the socket, whose answer decides.
 import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
-import { formatNumber } from '@strm/shared';
+import { formatNumber, toBaseUnits } from '@strm/shared';
 import { useState } from 'react';
 import { useToast } from '../../components/ui/index.ts';
 import { rpcConnection } from '../../lib/rpc.ts';
@@ -87,10 +87,13 @@ export function useChainActions(wallet: string) {
       setError(null);
       setSuccess(null);
     },
-    activate: (tier: string) =>
+    /** `deposit` is the deposit the user was shown (whole tokens); the program refuses any other. */
+    activate: (tier: string, deposit: number) =>
       run('activate', tier, MINING_MESSAGES.activateFailed, async () => {
         const { activateTierInstructions } = await miningClient();
-        const signature = await send(await activateTierInstructions(await program(), walletKey(), tier));
+        const signature = await send(
+          await activateTierInstructions(await program(), walletKey(), tier, toBaseUnits(deposit.toFixed(6))),
+        );
         await answer(
           requestSocket('activate-tier', { signature, tier }, 'tier-activated', ['tier-error', 'error']),
         );

@@ -66,7 +66,11 @@ export function MiningControls({
                   variant={active ? 'danger' : 'primary'}
                   disabled={busy || block !== null}
                   aria-describedby={block ? `tier-block-${tier.id}` : undefined}
-                  onClick={() => void (active ? actions.deactivate(tier.name) : actions.activate(tier.name))}
+                  onClick={() =>
+                    void (active
+                      ? actions.deactivate(tier.name)
+                      : actions.activate(tier.name, tier.deposit_requirement))
+                  }
                 >
                   {mine
                     ? MINING_MESSAGES.processing
