@@ -2,8 +2,8 @@
 // against the started product on localhost (built web app served by the API, local chain).
 //  1. Landing page JavaScript: every script the page downloads until the network is idle (the entry and
 //     the chunks it loads on its own, e.g. the chart), gzip-compressed as served. Target: ≤ 250 KB.
-//  2. Dashboard time to interactive: from navigation start of a signed-in, admitted wallet to the tier
-//     cards' Activate button being enabled (median of several runs).
+//  2. Dashboard time to interactive: from navigation start of an admitted wallet's page, through Connect and
+//     the sign-in, to the tier cards' Activate button being enabled (median of several runs).
 import { gzipSync } from 'node:zlib';
 import { Keypair } from '@solana/web3.js';
 import { installPhantomTestProvider } from '@strm/testing/phantom';
@@ -65,28 +65,39 @@ try {
   await callApi(product.url, adminToken, 'PUT', `/admin/beta-access/${wallet}`);
 
   const times: number[] = [];
-  const dash = await chromium.browser.newPage();
-  await installPhantomTestProvider(dash, { keypair: user, rpcUrl: product.rpcUrl });
-  await dash.goto(product.url);
-  await dash.getByRole('button', { name: 'Connect Wallet' }).click();
-  await dash
-    .getByTestId('tier-card-1')
-    .getByRole('button', { name: 'Activate' })
-    .waitFor({ timeout: 60_000 });
-  for (let i = 0; i < RUNS; i++) {
-    // Signed in (token and wallet remembered): a reload goes straight to the dashboard.
-    await dash.reload({ waitUntil: 'commit' });
-    const activate = dash.getByTestId('tier-card-1').getByRole('button', { name: 'Activate' });
-    await activate.waitFor({ timeout: 60_000 });
-    await dash.waitForFunction(
-      () =>
-        !(document.querySelector('[data-testid="tier-card-1"] button') as HTMLButtonElement | null)?.disabled,
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      // A fresh page each run: load, connect, sign in, dashboard usable.
+      const dash = await chromium.browser.newPage();
+      await installPhantomTestProvider(dash, { keypair: user, rpcUrl: product.rpcUrl });
+      await dash.goto(product.url);
+      await dash.evaluate(() => {
+        localStorage.clear();
+        sessionStorage.clear();
+      });
+      await dash.reload();
+      await dash.getByRole('button', { name: 'Connect Wallet' }).click();
+      const activate = dash.getByTestId('tier-card-1').getByRole('button', { name: 'Activate' });
+      await activate.waitFor({ timeout: 60_000 });
+      await dash.waitForFunction(
+        () =>
+          !(document.querySelector('[data-testid="tier-card-1"] button') as HTMLButtonElement | null)
+            ?.disabled,
+      );
+      times.push(await dash.evaluate(() => performance.now()));
+      await dash.close();
+    }
+  } catch (err) {
+    // Known gap: the dashboard did not become usable in this measuring loop on the last run; say so.
+    console.log(
+      `Dashboard time to interactive: not measured (${err instanceof Error ? err.message.split('\n')[0] : err})`,
     );
-    times.push(await dash.evaluate(() => performance.now()));
+    process.exitCode = 1;
   }
-  console.log(
-    `Dashboard time to interactive: median ${median(times).toFixed(0)} ms over ${RUNS} reloads (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`,
-  );
+  if (times.length)
+    console.log(
+      `Dashboard time to interactive: median ${median(times).toFixed(0)} ms over ${RUNS} page loads, navigation start to an enabled Activate button, sign-in included (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`,
+    );
 } finally {
   await chromium.close();
   await product.stop();
