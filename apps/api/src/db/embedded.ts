@@ -57,7 +57,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     } else {
       await chmod(dir, 0o755);
     }
-    if (!postgresCanReach(nativeDir)) binaries = await reachableBinaries(stateDir, nativeDir);
+    binaries = await runnableBinaries({ nativeDir, rootStateDir: stateDir });
   }
 
   const password = await clusterPassword(dir, existsSync(join(clusterDir, 'PG_VERSION')));
@@ -142,8 +142,16 @@ async function externalClusterDir(stateDir: string, dir: string): Promise<string
   return join(home, 'cluster');
 }
 
-/** A copy of the PostgreSQL distribution under `stateDir`, shared by clones of the same version. */
-async function reachableBinaries(stateDir: string, nativeDir: string) {
+/**
+ * As root, binaries the `postgres` user can run: undefined when the distribution is within its reach,
+ * else a copy under the state dir, shared by clones of the same version.
+ */
+export async function runnableBinaries(
+  opts: { nativeDir?: string; rootStateDir?: string } = {},
+): Promise<{ postgres: string; initdb: string; pg_ctl: string } | undefined> {
+  const nativeDir = opts.nativeDir ?? defaultNativeDir();
+  if (userInfo().uid !== 0 || postgresCanReach(nativeDir)) return undefined;
+  const stateDir = opts.rootStateDir ?? ROOT_STATE_DIR;
   const version = (
     await readFile(join(nativeDir, 'share', 'postgresql', 'extension', 'plpgsql.control'), 'utf8')
   ).match(/default_version = '([^']+)'/)?.[1];
