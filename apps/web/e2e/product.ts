@@ -59,7 +59,8 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
     async stop() {
       child.kill('SIGTERM');
       await exited;
-      await rm(dataDir, { recursive: true, force: true });
+      // The local chain, the API's child, may still be writing its ledger as it stops after the API.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
