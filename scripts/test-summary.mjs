@@ -16,7 +16,8 @@ if (process.argv.includes('--reset')) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of readdirSync(dir)) {
+// Reports only: the browser tests also keep screenshots here, in a folder.
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.cargo.txt'))) {
   const text = readFileSync(join(dir, file), 'utf8');
   if (file.endsWith('.json')) {
     const report = JSON.parse(text);
