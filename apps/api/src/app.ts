@@ -59,6 +59,9 @@ export function createApp(deps: AppDeps): App {
     helmet({
       contentSecurityPolicy: contentSecurityPolicy(deps),
       strictTransportSecurity: config.nodeEnv === 'production',
+      // Not helmet's 'same-origin': the Twitch popup opened from the dashboard must keep its opener through
+      // Twitch's own pages (/callback posts the token to it; web-app.ts serves /callback without a policy).
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     }),
   );
 

@@ -210,6 +210,17 @@ describe('the built web app', () => {
     }
   });
 
+  it('lets the authorisation popup keep its opener: the app allows popups, /callback has no opener policy', async () => {
+    // Measured in Chromium: with 'same-origin' on the dashboard, or any policy on /callback, a popup that went
+    // through Twitch's pages comes back with window.opener null (twitch.e2e.test.ts goes through them).
+    const { app } = build();
+    expect((await request(app).get('/')).headers['cross-origin-opener-policy']).toBe(
+      'same-origin-allow-popups',
+    );
+    const callback = await request(app).get('/callback');
+    expect(callback.headers['cross-origin-opener-policy']).toBe('unsafe-none');
+  });
+
   it('answers 404 for a missing asset instead of the page', async () => {
     const res = await request(build().app).get('/assets/index-gone.js');
     expect(res.status).toBe(404);

@@ -61,7 +61,16 @@ describe('Twitch adapter', () => {
     expect(url.searchParams.get('redirect_uri')).toBe('http://127.0.0.1:3000/callback');
 
     const user = fake.authorizeAs('CoolStreamer');
-    const res = await fetch(url, { redirect: 'manual' });
+    // force_verify=true: Twitch shows its consent page, whose 'Authorize' posts the request back.
+    expect(url.searchParams.get('force_verify')).toBe('true');
+    const page = await fetch(url, { redirect: 'manual' });
+    expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('>Authorize</button>')]);
+    const res = await fetch(`${fake.url}/oauth2/authorize`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams([...url.searchParams, ['consent', 'allow']]).toString(),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location') ?? '');
     expect(location.pathname).toBe('/callback');

@@ -36,7 +36,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`product did not start:\n${output}`)), 150_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -52,6 +52,18 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       reject(new Error(`product exited before it was ready:\n${output}`));
     });
   });
+  try {
+    await ready;
+  } catch (err) {
+    // Not left running behind a failed suite. It may be blocked in the local chain's build (spawnSync),
+    // where a SIGTERM handler cannot run: SIGKILL after a while.
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    throw err;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     rpcUrl: `http://127.0.0.1:${chainPort}`,

@@ -1,6 +1,8 @@
 // A local fake of the Twitch endpoints the API uses, answering as Twitch documents them:
-// - GET  /oauth2/authorize (implicit grant): redirects to redirect_uri#access_token=…&token_type=bearer&state=…
-//   as the user set with `authorizeAs` (the fake's "signed-in" Twitch user);
+// - GET  /oauth2/authorize (implicit grant): with force_verify=true, as Twitch, a consent page whose
+//   'Authorize' button posts back to it; without (or on that post), redirects to
+//   redirect_uri#access_token=…&token_type=bearer&state=… as the user set with `authorizeAs` (the fake's
+//   "signed-in" Twitch user), or #error=access_denied when nobody is signed in or the user cancels;
 // - GET  /oauth2/validate (Authorization: OAuth <token>): client_id, login, user_id, scopes, expires_in, or 401;
 // - POST /oauth2/token (grant_type=client_credentials): an app access token, or 403 for a wrong secret;
 // - GET  /helix/streams?user_login=…&user_id=… (Client-Id + Bearer app token): the live streams, or 401;
@@ -193,7 +195,11 @@ export class FakeTwitch extends FakeHttpServer {
 
   protected route(method: string, path: string): Route | undefined {
     const routes: Record<string, Route> = {
-      'GET /oauth2/authorize': (_req, url) => this.authorize(url),
+      'GET /oauth2/authorize': (_req, url) =>
+        url.searchParams.get('force_verify') === 'true' && this.signedInLogin
+          ? this.consentPage(url)
+          : this.authorize(url.searchParams),
+      'POST /oauth2/authorize': (_req, _url, body) => this.authorize(new URLSearchParams(body)),
       'GET /oauth2/validate': (req) => this.validate(req.headers.authorization),
       'POST /oauth2/token': (_req, _url, body) => this.token(new URLSearchParams(body)),
       'GET /helix/streams': (req, url) => this.streams(req.headers, url),
@@ -215,25 +221,50 @@ export class FakeTwitch extends FakeHttpServer {
     return routes[`${method} ${path}`];
   }
 
-  private authorize(url: URL): Answer {
-    const clientId = url.searchParams.get('client_id');
-    const redirect = url.searchParams.get('redirect_uri');
-    if (clientId !== this.clientId || !redirect) {
+  /**
+   * The page Twitch shows in the popup before it returns (a committed document of Twitch's origin, as in
+   * reality: what the app's cross-origin opener policy must let the popup come back from).
+   */
+  private consentPage(url: URL): Answer {
+    const invalid = this.invalidClient(url.searchParams);
+    if (invalid) return invalid;
+    const html = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const hidden = [...url.searchParams]
+      .map(([k, v]) => `<input type="hidden" name="${html(k)}" value="${html(v)}">`)
+      .join('');
+    return {
+      status: 200,
+      raw: `<!doctype html><html lang="en"><head><title>Authorize - Twitch</title></head><body>
+<main><h1>Authorize application</h1><p>Signed in as ${html(this.signedInLogin ?? '')}</p>
+<form method="post" action="/oauth2/authorize">${hidden}
+<button type="submit" name="consent" value="allow">Authorize</button>
+<button type="submit" name="consent" value="cancel">Cancel</button></form></main></body></html>`,
+    };
+  }
+
+  private invalidClient(params: URLSearchParams): Answer | undefined {
+    if (params.get('client_id') !== this.clientId || !params.get('redirect_uri')) {
       return { status: 400, body: { status: 400, message: 'invalid client' } };
     }
-    const target = new URL(redirect);
-    if (!this.signedInLogin) {
+    return undefined;
+  }
+
+  private authorize(params: URLSearchParams): Answer {
+    const invalid = this.invalidClient(params);
+    if (invalid) return invalid;
+    const target = new URL(params.get('redirect_uri') ?? '');
+    if (!this.signedInLogin || params.get('consent') === 'cancel') {
       target.hash = new URLSearchParams({
         error: 'access_denied',
         error_description: 'The user denied you access',
-        state: url.searchParams.get('state') ?? '',
+        state: params.get('state') ?? '',
       }).toString();
     } else {
       const token = this.issueUserToken(this.signedInLogin);
       target.hash = new URLSearchParams({
         access_token: token,
-        scope: url.searchParams.get('scope') ?? '',
-        state: url.searchParams.get('state') ?? '',
+        scope: params.get('scope') ?? '',
+        state: params.get('state') ?? '',
         token_type: 'bearer',
       }).toString();
     }

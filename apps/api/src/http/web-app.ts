@@ -4,6 +4,8 @@ import express, { type RequestHandler, Router } from 'express';
 
 // Vite names every built asset by its content hash under assets/, so a cached copy can never be stale.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Where Twitch (and TikTok) return the authorisation popup (spec §2). */
+const CALLBACK_PATH = '/callback';
 
 /**
  * The built web app on the API's origin (compressed by the app's compression middleware): hashed assets
@@ -23,8 +25,11 @@ export function webApp(webDist: string): RequestHandler | undefined {
       },
     }),
   );
-  router.get(/^(?!\/api\/|\/socket\.io\/|\/assets\/|\/metrics$).*/, (_req, res) => {
+  router.get(/^(?!\/api\/|\/socket\.io\/|\/assets\/|\/metrics$).*/, (req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
+    // The authorisation popup arrives at /callback from Twitch's pages: a page with any opener policy is put
+    // in a new browsing context group there, window.opener turns null and the token cannot be posted back.
+    if (req.path === CALLBACK_PATH) res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
     res.sendFile(indexHtml);
   });
   return router;
