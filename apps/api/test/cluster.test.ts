@@ -1,6 +1,8 @@
 // Two real API processes on one PostgreSQL and one Redis (the machine's, REDIS_URL to override), as
 // behind a load balancer: a wallet's events reach its sockets on either instance, and when one instance is
-// SIGKILLed mid-stream its sessions go on at the other with the right totals, credited exactly once.
+// SIGKILLed mid-stream its sessions go on at the other with the right totals, credited exactly once. A
+// request on a live session (stop-stream, leave-room, increase-rate) that reaches the instance not running
+// it is run by the one that does.
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '@strm/testing';
 import { io, type Socket } from 'socket.io-client';
@@ -129,6 +131,73 @@ describe('two API instances on one PostgreSQL and one Redis', () => {
     s.socket.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
     const [here, there] = await Promise.all([stoppedHere, stoppedThere]);
     expect(there).toEqual(here);
+    s.socket.close();
+    other.close();
+  }, 120_000);
+
+  it('runs session requests sent to the instance that does not own the session on its owner', async () => {
+    const s = await streamer(a, [a, b]);
+    const onA = (await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet, endedAt: null } }))
+      .ownerInstance;
+    const other = await connect(b.url, s.wallet);
+    await nextEvent(other, 'mining-update');
+
+    // increase-rate before the 10-day boundary: the owner's refusal comes back to the tab that asked.
+    const refused = nextEvent<{ message: string; event: string }>(other, 'error');
+    other.emit('increase-rate', { platform: 'demo', wallet: s.wallet });
+    expect(await refused).toEqual({ message: 'Your rate cannot increase yet', event: 'increase-rate' });
+    // A timezone change is refused on B too, though B runs no session of this wallet.
+    const tz = await fetch(`${b.url}/api/v1/streamer/timezone`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokenFor(s.wallet)}` },
+      body: JSON.stringify({ timezone: 'Europe/Paris' }),
+    });
+    expect([tz.status, ((await tz.json()) as { message: string }).message]).toEqual([
+      409,
+      'Cannot change timezone while mining is active',
+    ]);
+
+    await new Promise((r) => setTimeout(r, 1200));
+    // stop-stream from the tab on B ends the session A runs: both tabs hear the same real totals.
+    const stoppedHere = nextEvent<{ duration: number; amountMined: number; reason: string }>(
+      s.socket,
+      'stream-stopped',
+    );
+    const stoppedThere = nextEvent<{ duration: number; amountMined: number; reason: string }>(
+      other,
+      'stream-stopped',
+    );
+    other.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
+    const [here, there] = await Promise.all([stoppedHere, stoppedThere]);
+    expect(there).toEqual(here);
+    expect(there.reason).toBe('stopped');
+    expect(there.duration).toBeGreaterThanOrEqual(1);
+    const row = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
+    expect(row.ownerInstance).toBe(onA);
+    expect(row.endReason).toBe('stopped');
+    expect(row.endedAt).not.toBeNull();
+    expect(Number(row.minedUnits) / 1e6).toBeCloseTo(there.amountMined, 6);
+    expect(row.minedUnits).toBe(expectedUnits(row.endedAt!.getTime() - row.startedAt.getTime()));
+    // A's engine let it go: no update follows.
+    const late = nextEvent(s.socket, 'mining-update', 1500).then(
+      () => 'update',
+      () => 'none',
+    );
+    expect(await late).toBe('none');
+
+    // leave-room from B, for a session A runs, ends it too (reason left-room).
+    const again = nextEvent<{ miningRate: number }>(s.socket, 'stream-started');
+    s.socket.emit('start-stream', {
+      platform: 'demo',
+      wallet: s.wallet,
+      username: s.username,
+      tier: 'Tier 1',
+    });
+    await again;
+    const left = nextEvent<{ reason: string }>(other, 'stream-stopped');
+    other.emit('leave-room', { platform: 'demo', walletId: s.wallet });
+    expect((await left).reason).toBe('left-room');
+    expect(await prisma.miningSession.count({ where: { wallet: s.wallet, endedAt: null } })).toBe(0);
     s.socket.close();
     other.close();
   }, 120_000);

@@ -45,7 +45,7 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
   router.put('/streamer/timezone', requireWallet(deps), async (req, res) => {
     const { timezone } = timezoneRequestSchema.parse(req.body ?? {});
     const result = await changeTimezone(
-      { prisma: deps.prisma, clock: deps.clock, isLive: (w) => engine.isLive(w) },
+      { prisma: deps.prisma, clock: deps.clock, isLive: (w) => engine.liveAnywhere(w) },
       walletOf(req),
       timezone,
     ).catch(settingsError);
@@ -54,7 +54,7 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
 
   router.post('/streamer/pending-reward', requireAdmin(deps), async (req, res) => {
     const input = pendingRewardRequestSchema.parse(req.body ?? {});
-    if (engine.isLive(input.wallet)) {
+    if (await engine.liveAnywhere(input.wallet)) {
       throw AppError.conflict(
         'Cannot adjust the pending reward while the streamer is mining',
         'streamer_live',

@@ -26,9 +26,7 @@ export function platformsRouter(deps: AppDeps, mining: Mining): Router {
     logger: deps.logger,
     twitch: mining.twitch,
     tiktok: mining.tiktok,
-    isLive: async (wallet) =>
-      mining.engine.isLive(wallet) ||
-      (await deps.prisma.miningSession.count({ where: { wallet, endedAt: null } })) > 0,
+    isLive: (wallet) => mining.engine.liveAnywhere(wallet),
     codeTtlSeconds: config.platforms.tiktok.codeTtlSeconds,
   });
   const auth = requireWallet(deps);

@@ -34,7 +34,7 @@ export function streamerRouter(deps: AppDeps, mining: Mining): Router {
       tierActivatedAt: row?.tierActivatedAt?.toISOString() ?? null,
       miningRate: rate.miningRate,
       nextRateIncrease: rate.nextRateIncrease,
-      isLive: mining.engine.isLive(wallet),
+      isLive: await mining.engine.liveAnywhere(wallet),
     };
     res.json({ success: true, streamer });
   });

@@ -3,7 +3,7 @@ import type { ServerEventName, ServerEventPayload } from '@strm/shared';
 import type { Server } from 'socket.io';
 import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import type { EngineEvents } from '../services/mining/engine.ts';
+import type { EngineEvents, SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { walletOfSocket } from './events.ts';
 import { registerMining } from './mining.ts';
@@ -12,6 +12,11 @@ import { registerRooms } from './rooms.ts';
 import { registerTiers } from './tiers.ts';
 
 const walletRoom = (wallet: string) => `wallet:${wallet}`;
+
+/** Between instances: a request on a live session, for the instance that owns it (cluster.test.ts). */
+const SESSION_CONTROL = 'strm:session-control';
+/** The adapter gives up after 5 s; this bounds the wait where there is no adapter to answer at all. */
+const SESSION_CONTROL_TIMEOUT_MS = 6000;
 
 /** How the engine reaches a wallet's sockets. */
 export function socketEvents(io: Server): EngineEvents {
@@ -23,6 +28,18 @@ export function socketEvents(io: Server): EngineEvents {
     async connectedElsewhere(wallet: string) {
       return (await io.in(walletRoom(wallet)).fetchSockets()).length > 0;
     },
+    // Every instance hears it through the Redis adapter; only the owner answers with more than null. A
+    // late or missing instance does not lose the owner's answer (the adapter hands over what arrived).
+    toInstance(owner: string, request: SessionControl) {
+      return new Promise<SessionControlAnswer | null>((resolve) => {
+        const timer = setTimeout(() => resolve(null), SESSION_CONTROL_TIMEOUT_MS);
+        io.serverSideEmit(SESSION_CONTROL, owner, request, (_err: Error | null, responses: unknown[]) => {
+          clearTimeout(timer);
+          const answer = (responses ?? []).find((r) => r != null);
+          resolve((answer as SessionControlAnswer | undefined) ?? null);
+        });
+      });
+    },
   };
 }
 
@@ -33,6 +50,15 @@ export function registerMiningSockets(
   prisma: PrismaClient,
   logger: Logger,
 ): void {
+  io.on(
+    SESSION_CONTROL,
+    (owner: string, request: SessionControl, ack: (answer: SessionControlAnswer | null) => void) => {
+      void mining.engine.controlForwarded(owner, request).then(ack, (err: unknown) => {
+        logger.error({ err, kind: request.kind }, 'a forwarded session request failed');
+        ack(null);
+      });
+    },
+  );
   io.on('connection', (socket) => {
     const wallet = walletOfSocket(socket);
     void socket.join(walletRoom(wallet));

@@ -24,8 +24,7 @@ export function registerRooms(socket: Socket, mining: Mining, logger: Logger): v
     logger,
     'leave-room',
     async ({ platform }, wallet) => {
-      if (mining.engine.liveView(wallet)?.platform === platform)
-        await mining.engine.stopSession(wallet, 'left-room');
+      await mining.engine.stopSession(wallet, 'left-room', platform);
       for (const room of socket.rooms) if (room.startsWith(`${platform}:`)) await socket.leave(room);
       emit(socket, 'left-room', { platform });
     },

@@ -25,11 +25,34 @@ import { type Checkpoint, OpenSessionExists, type SessionRow, SessionStore } fro
 
 export type EndReason = ServerEventPayload<'stream-stopped'>['reason'];
 
+/**
+ * A request on a wallet's live session. It is run by the instance that owns the session, whichever instance
+ * the client's socket (or REST call) reached.
+ */
+export type SessionControl =
+  | { kind: 'stop'; wallet: string; reason: EndReason; platform?: StreamPlatform }
+  | { kind: 'increase-rate'; wallet: string };
+
+/** The owner's answer (a refusal carries the event and message its client gets). */
+export type SessionControlAnswer =
+  | { outcome: 'stopped' | 'not-live' }
+  | { outcome: 'rate-increased'; payload: ServerEventPayload<'rate-increased'> }
+  | { outcome: 'refused'; event: MiningError['event']; message: string };
+
 export interface EngineEvents {
   toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>): void;
   /** Whether the wallet has a socket on another instance (several instances behind a load balancer). */
   connectedElsewhere?(wallet: string): Promise<boolean>;
+  /**
+   * Runs `request` on the instance `owner` (another live instance) and answers what it answered: null when
+   * it did not answer in time, or there is no transport between instances.
+   */
+  toInstance?(owner: string, request: SessionControl): Promise<SessionControlAnswer | null>;
 }
+
+/** The session's owner is alive but did not answer a forwarded request. */
+export const OWNER_UNREACHABLE =
+  'Your live session runs on another server that did not answer; please try again';
 
 export interface EngineOptions {
   updateIntervalMs: number;
@@ -524,27 +547,87 @@ export class MiningEngine {
     return s.capAtMs != null ? { at: s.capAtMs, reason: 'daily-limit' } : null;
   }
 
-  /** stop-stream / leave-room. */
-  async stopSession(wallet: string, reason: EndReason = 'stopped'): Promise<boolean> {
-    const session = this.sessions.get(wallet);
-    if (!session) return false;
-    await this.end(wallet, session.id, this.nowMs(), reason);
-    return true;
+  /**
+   * stop-stream / leave-room (only a session on `platform` when given) / tier deactivation, wherever the
+   * session runs. Answers whether a live session was stopped.
+   */
+  async stopSession(
+    wallet: string,
+    reason: EndReason = 'stopped',
+    platform?: StreamPlatform,
+  ): Promise<boolean> {
+    const answer = await this.control({ kind: 'stop', wallet, reason, ...(platform ? { platform } : {}) });
+    return answer.outcome === 'stopped';
+  }
+
+  /** Whether the wallet has a live session here or on another instance. */
+  async liveAnywhere(wallet: string): Promise<boolean> {
+    return this.sessions.has(wallet) || (await this.store.hasOpen(wallet));
+  }
+
+  /**
+   * Runs a request on the wallet's live session: here when this instance owns it; else at its owner (an
+   * instance behind the same load balancer, which then speaks to the wallet's sockets through the adapter);
+   * else, its owner being gone, here after taking it over.
+   */
+  private async control(request: SessionControl): Promise<SessionControlAnswer> {
+    const { wallet } = request;
+    if (this.sessions.has(wallet)) return this.controlHere(request);
+    const open = await this.store.openSessionOf(wallet);
+    if (!open) return { outcome: 'not-live' };
+    if (open.ownerInstance && open.ownerAlive && open.ownerInstance !== this.deps.instanceId) {
+      const answer = await this.deps.events
+        .toInstance?.(open.ownerInstance, request)
+        .catch((err: unknown) => {
+          this.deps.logger.warn({ err, wallet }, 'forwarding a session request failed');
+          return null;
+        });
+      if (answer) return answer;
+      this.deps.logger.warn(
+        { wallet, owner: open.ownerInstance, kind: request.kind },
+        'session owner did not answer',
+      );
+      throw new MiningError('error', OWNER_UNREACHABLE);
+    }
+    await this.adoptFor([wallet]);
+    return this.controlHere(request);
+  }
+
+  /** A request another instance forwarded: answered when this instance owns the session, else null. */
+  async controlForwarded(owner: string, request: SessionControl): Promise<SessionControlAnswer | null> {
+    if (owner !== this.deps.instanceId) return null;
+    try {
+      return await this.controlHere(request);
+    } catch (err) {
+      if (err instanceof MiningError) return { outcome: 'refused', event: err.event, message: err.message };
+      throw err;
+    }
+  }
+
+  private async controlHere(request: SessionControl): Promise<SessionControlAnswer> {
+    const session = this.sessions.get(request.wallet);
+    if (!session) return { outcome: 'not-live' };
+    if (request.kind === 'stop') {
+      if (request.platform && request.platform !== session.platform) return { outcome: 'not-live' };
+      await this.end(session.wallet, session.id, this.nowMs(), request.reason);
+      return { outcome: 'stopped' };
+    }
+    const now = this.nowMs();
+    if (session.boundaryAtMs == null || now < session.boundaryAtMs) {
+      return { outcome: 'refused', event: 'error', message: SERVER_MESSAGES.rateNotDue };
+    }
+    const payload =
+      (await this.end(session.wallet, session.id, session.boundaryAtMs, 'rate-increased')) ??
+      this.rateNow(session, now);
+    return { outcome: 'rate-increased', payload };
   }
 
   /** increase-rate: answered with rate-increased once the session's 10-day boundary has passed. */
   async increaseRate(wallet: string): Promise<ServerEventPayload<'rate-increased'>> {
+    const answer = await this.control({ kind: 'increase-rate', wallet });
+    if (answer.outcome === 'rate-increased') return answer.payload;
+    if (answer.outcome === 'refused') throw new MiningError(answer.event, answer.message);
     const now = this.nowMs();
-    const session = this.sessions.get(wallet);
-    if (session) {
-      if (session.boundaryAtMs == null || now < session.boundaryAtMs) {
-        throw new MiningError('error', SERVER_MESSAGES.rateNotDue);
-      }
-      return (
-        (await this.end(wallet, session.id, session.boundaryAtMs, 'rate-increased')) ??
-        this.rateNow(session, now)
-      );
-    }
     // Not live: the session may just have ended at the boundary; answer with the rate due now.
     const last = await this.deps.prisma.miningSession.findFirst({
       where: { wallet },

@@ -106,8 +106,7 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     clock,
     logger,
     treasury: () => treasuryOf(deps, program),
-    isLive: async (wallet) =>
-      engine.isLive(wallet) || (await prisma.miningSession.count({ where: { wallet, endedAt: null } })) > 0,
+    isLive: (wallet) => engine.liveAnywhere(wallet),
   });
   const tierActions = new TierActions({
     prisma,

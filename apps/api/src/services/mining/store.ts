@@ -101,6 +101,19 @@ export class SessionStore {
     return this.prisma.miningSession.findMany({ where: { endedAt: null } });
   }
 
+  /** The wallet's open session (any instance): its owner, and whether that owner is alive. */
+  async openSessionOf(
+    wallet: string,
+  ): Promise<{ id: number; ownerInstance: string | null; ownerAlive: boolean } | null> {
+    const rows = await this.prisma.$queryRaw<
+      { id: number; ownerInstance: string | null; ownerAlive: boolean }[]
+    >`
+      SELECT m.id, m.owner_instance AS "ownerInstance", NOT ${OWNER_DEAD} AS "ownerAlive"
+        FROM mining_sessions m
+       WHERE m.wallet = ${wallet} AND m.ended_at IS NULL`;
+    return rows[0] ?? null;
+  }
+
   /** Whether the wallet has an open session on any instance. */
   async hasOpen(wallet: string): Promise<boolean> {
     return (await this.prisma.miningSession.count({ where: { wallet, endedAt: null } })) > 0;

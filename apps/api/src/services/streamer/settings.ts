@@ -18,11 +18,11 @@ export class SettingsError extends Error {
  * the live session's day boundaries depend on it.
  */
 export async function changeTimezone(
-  deps: { prisma: PrismaClient; clock: Clock; isLive(wallet: string): boolean },
+  deps: { prisma: PrismaClient; clock: Clock; isLive(wallet: string): Promise<boolean> },
   wallet: string,
   timezone: string,
 ) {
-  if (deps.isLive(wallet)) throw new SettingsError(409, SERVER_MESSAGES.timezoneWhileLive);
+  if (await deps.isLive(wallet)) throw new SettingsError(409, SERVER_MESSAGES.timezoneWhileLive);
   const now = deps.clock.now();
   return deps.prisma.$transaction(async (tx) => {
     await tx.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
