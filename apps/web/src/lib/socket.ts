@@ -16,6 +16,7 @@ export const SOCKET_CONNECT_FAILED = 'Failed to connect to server';
 export const SOCKET_MESSAGES = {
   error: 'An error occurred',
   roomError: 'Room error occurred',
+  initFailed: 'Failed to initialize socket connection',
 } as const;
 
 /** The live socket state of spec §3, kept here and only here. */
@@ -48,17 +49,22 @@ function setState(next: Partial<SocketState>) {
 }
 
 /** Opens (or keeps) the socket for this wallet; the handshake carries wallet and authToken. */
-export function connectSocket(auth: { wallet: string; authToken: string }): Socket {
+export function connectSocket(auth: { wallet: string; authToken: string }): Socket | null {
   if (socket && socketWallet === auth.wallet) return socket;
   closeSocket();
+  try {
+    socket = io({
+      transports: ['websocket'],
+      auth,
+      reconnectionAttempts: SOCKET_RECONNECT.attempts,
+      reconnectionDelay: SOCKET_RECONNECT.delayMs,
+      reconnectionDelayMax: SOCKET_RECONNECT.delayMaxMs,
+    });
+  } catch {
+    setState({ error: SOCKET_MESSAGES.initFailed });
+    return null;
+  }
   socketWallet = auth.wallet;
-  socket = io({
-    transports: ['websocket'],
-    auth,
-    reconnectionAttempts: SOCKET_RECONNECT.attempts,
-    reconnectionDelay: SOCKET_RECONNECT.delayMs,
-    reconnectionDelayMax: SOCKET_RECONNECT.delayMaxMs,
-  });
   socket.on('connect', () => setState({ connected: true, error: null }));
   // Spec §4: on disconnect, room data, live flag, duration, mined amount and rate reset.
   socket.on('disconnect', () =>

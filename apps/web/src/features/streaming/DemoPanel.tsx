@@ -1,26 +1,35 @@
 // The demo platform's connect panel (local configurations only): the same states as the TikTok and Twitch
-// panels (spec §2, §4), with a demo account made in one step and a "live" switch instead of a real stream.
+// panels (spec §2, §4; shared in ConnectPanel.tsx), with a demo account made in one step and a "live" switch
+// instead of a real stream.
 import { SERVER_MESSAGES } from '@strm/shared';
 import { useState } from 'react';
 import { z } from 'zod';
-import { Alert, Badge, Button, Card, CardTitle, Field, Input } from '../../components/ui/index.ts';
+import { Button, Card, CardTitle, Field, Input } from '../../components/ui/index.ts';
 import { apiRequest } from '../../lib/api.ts';
-import { clearSocketError, emitSocket, type SocketState, useSocketEvent } from '../../lib/socket.ts';
+import { emitSocket, type SocketState } from '../../lib/socket.ts';
+import {
+  ConnectionBanners,
+  ConnectionStates,
+  LiveMetrics,
+  PANEL_MESSAGES,
+  useConnection,
+  VerifiedState,
+} from './ConnectPanel.tsx';
 
 export const STREAMING_MESSAGES = {
-  dailyLimitTitle: 'Daily Mining Limit Reached',
-  live: 'Live',
-  verified: 'Verified',
-  disconnect: 'Disconnect',
-  connect: 'Start Mining',
-  connecting: 'Connecting to Demo Live...',
   createAccount: 'Create Demo Account',
-  failedToConnect: 'Failed to connect to Demo Live',
 } as const;
 
 const accountAnswer = z.object({ success: z.boolean(), username: z.string() });
 const liveAnswer = z.object({ success: z.boolean(), live: z.boolean() });
 const USERNAME_KEY = 'demoUsername';
+
+async function setDemoLive(on: boolean) {
+  await apiRequest('/dev/demo/live', liveAnswer, {
+    method: 'PUT',
+    body: { live: on, viewers: on ? 42 : 0 },
+  });
+}
 
 export function DemoPanel({
   wallet,
@@ -34,48 +43,8 @@ export function DemoPanel({
   const [username, setUsername] = useState(() => sessionStorage.getItem(USERNAME_KEY) ?? '');
   const [verified, setVerified] = useState<string | null>(() => sessionStorage.getItem(USERNAME_KEY));
   const [busy, setBusy] = useState(false);
-  const [connecting, setConnecting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [info, setInfo] = useState<string | null>(null);
-  const [limitReached, setLimitReached] = useState<string | null>(null);
-
-  const isLiveHere = live.isLive && live.platform === 'demo';
-
-  async function setDemoLive(on: boolean) {
-    await apiRequest('/dev/demo/live', liveAnswer, {
-      method: 'PUT',
-      body: { live: on, viewers: on ? 42 : 0 },
-    });
-  }
-
-  function leave() {
-    emitSocket('leave-room', { platform: 'demo', walletId: wallet });
-    emitSocket('stop-stream', { platform: 'demo', wallet });
-    void setDemoLive(false).catch(() => {});
-  }
-
-  useSocketEvent('stream-started', () => setConnecting(false));
-  // Errors while connecting are this panel's; others belong to whoever asked.
-  const fail = (message: string) => {
-    if (!connecting) return;
-    setConnecting(false);
-    if (message.includes('Daily mining limit reached')) setLimitReached(message);
-    else setError(message);
-  };
-  useSocketEvent('error', ({ message }) => fail(message));
-  useSocketEvent('room-error', ({ message }) => fail(message));
-  useSocketEvent('dailyLimitReached', ({ message }) => {
-    setConnecting(false);
-    setLimitReached(message || SERVER_MESSAGES.dailyLimitReached);
-  });
-  useSocketEvent('rate-increased', () => {
-    if (!isLiveHere) return;
-    leave();
-    setInfo(SERVER_MESSAGES.rateIncreased);
-  });
-  useSocketEvent('maintenance-starting', () => {
-    if (isLiveHere) leave();
-  });
+  const connection = useConnection('demo', wallet, live, () => void setDemoLive(false).catch(() => {}));
+  const { setConnecting, setError } = connection;
 
   async function createAccount() {
     setBusy(true);
@@ -88,17 +57,14 @@ export function DemoPanel({
       sessionStorage.setItem(USERNAME_KEY, answer.username);
       setVerified(answer.username);
     } catch (err) {
-      setError(err instanceof Error ? err.message : STREAMING_MESSAGES.failedToConnect);
+      setError(err instanceof Error ? err.message : PANEL_MESSAGES.connectFailed('demo'));
     } finally {
       setBusy(false);
     }
   }
 
   async function connect() {
-    setError(null);
-    setInfo(null);
-    setLimitReached(null);
-    clearSocketError();
+    connection.reset();
     if (!verified) return setError(SERVER_MESSAGES.demoNotVerified);
     if (!activeTier) return setError(SERVER_MESSAGES.demoNoTier);
     setConnecting(true);
@@ -108,71 +74,42 @@ export function DemoPanel({
       emitSocket('start-stream', { platform: 'demo', wallet, username: verified, tier: activeTier });
     } catch {
       setConnecting(false);
-      setError(STREAMING_MESSAGES.failedToConnect);
+      setError(PANEL_MESSAGES.connectFailed('demo'));
     }
   }
 
   return (
     <Card as="section" aria-labelledby="demo-title" data-testid="demo-panel">
       <CardTitle id="demo-title">Demo Platform</CardTitle>
-      {live.maintenance ? (
-        <Alert tone="warning">{SERVER_MESSAGES.maintenanceActive}</Alert>
-      ) : limitReached ? (
-        <Alert tone="warning" title={STREAMING_MESSAGES.dailyLimitTitle}>
-          {limitReached}
-        </Alert>
-      ) : isLiveHere ? (
-        <div className="flex flex-wrap items-center gap-3">
-          <span className="font-medium text-white">{verified}</span>
-          <Badge tone="success">{STREAMING_MESSAGES.live}</Badge>
-          <Button variant="secondary" onClick={leave}>
-            {STREAMING_MESSAGES.disconnect}
-          </Button>
-        </div>
-      ) : connecting ? (
-        <p className="text-slate-300">{STREAMING_MESSAGES.connecting}</p>
-      ) : verified ? (
-        <div className="flex flex-col gap-3">
-          <div className="flex flex-wrap items-center gap-3">
-            <span className="font-medium text-white">{verified}</span>
-            <Badge tone="accent">{STREAMING_MESSAGES.verified}</Badge>
-          </div>
-          {!activeTier && <Alert tone="warning">{SERVER_MESSAGES.demoNoTier}</Alert>}
-          <div>
-            <Button disabled={!activeTier || connecting} onClick={() => void connect()}>
-              {STREAMING_MESSAGES.connect}
+      <ConnectionStates connection={connection} live={live} username={verified}>
+        {verified ? (
+          <VerifiedState
+            connection={connection}
+            live={live}
+            username={verified}
+            activeTier={activeTier}
+            connectLabel={PANEL_MESSAGES.startMining}
+            onConnect={() => void connect()}
+          />
+        ) : (
+          <form
+            className="flex flex-col gap-3 sm:flex-row sm:items-end"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void createAccount();
+            }}
+          >
+            <Field label="Demo username" className="flex-1">
+              <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
+            </Field>
+            <Button type="submit" disabled={!username.trim() || busy}>
+              {STREAMING_MESSAGES.createAccount}
             </Button>
-          </div>
-        </div>
-      ) : (
-        <form
-          className="flex flex-col gap-3 sm:flex-row sm:items-end"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void createAccount();
-          }}
-        >
-          <Field label="Demo username" className="flex-1">
-            <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
-          </Field>
-          <Button type="submit" disabled={!username.trim() || busy}>
-            {STREAMING_MESSAGES.createAccount}
-          </Button>
-        </form>
-      )}
-      {error && !limitReached && (
-        <Alert tone="error" className="mt-3">
-          {error}
-        </Alert>
-      )}
-      {info && !limitReached && (
-        <Alert tone="info" className="mt-3">
-          {info}
-        </Alert>
-      )}
-      {live.roomData && isLiveHere && (
-        <p className="mt-3 text-sm text-slate-400">Viewers: {live.roomData.viewers}</p>
-      )}
+          </form>
+        )}
+      </ConnectionStates>
+      <ConnectionBanners connection={connection} />
+      <LiveMetrics connection={connection} live={live} />
     </Card>
   );
 }

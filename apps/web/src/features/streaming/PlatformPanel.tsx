@@ -1,31 +1,32 @@
 // The TikTok and Twitch connect panels (spec §2, §4, §5, §8): loading, daily limit reached, live,
 // connecting, verified (Connect / Start Mining), unverified (username, 'Generate Code' and four steps for
-// TikTok, 'Connect With Twitch' for Twitch), verify, red error and blue info banners, maintenance.
+// TikTok, 'Connect With Twitch' for Twitch), verify, red error and blue info banners, maintenance; the states
+// they share with the demo panel are in ConnectPanel.tsx.
 import { type Platform, SERVER_MESSAGES, TWITCH_POPUP, twitchAuthMessageSchema } from '@strm/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, CardTitle, Field, Input, Spinner } from '../../components/ui/index.ts';
+import { Alert, Button, Card, CardTitle, Field, Input, Spinner } from '../../components/ui/index.ts';
 import { ApiRequestError, authToken } from '../../lib/api.ts';
-import { clearSocketError, emitSocket, type SocketState, useSocketEvent } from '../../lib/socket.ts';
+import { emitSocket, type SocketState, useSocketEvent } from '../../lib/socket.ts';
 import { generateCode, twitchAuthUrl, updateUsername, usePlatforms, verifyStreamer } from './api.ts';
-
-const NAMES = { tiktok: 'TikTok', twitch: 'Twitch' } as const;
+import {
+  ConnectionBanners,
+  ConnectionStates,
+  LiveMetrics,
+  PANEL_MESSAGES,
+  PLATFORM_NAMES,
+  useConnection,
+  VerifiedState,
+} from './ConnectPanel.tsx';
 
 export const PLATFORM_MESSAGES = {
   loadFailed: 'Failed to load platform status',
-  dailyLimitTitle: 'Daily Mining Limit Reached',
-  live: 'Live',
-  verified: 'Verified',
-  disconnect: 'Disconnect',
   connectTikTok: 'Connect',
-  connectTwitch: 'Start Mining',
-  connecting: (p: Platform) => `Connecting to ${NAMES[p]} Live...`,
   generateCode: 'Generate Code',
   connectWithTwitch: 'Connect With Twitch',
   verifyAccount: 'Verify Account',
   verifying: 'Verifying...',
   generateFailed: 'Failed to generate verification code',
-  connectFailed: (p: Platform) => `Failed to connect to ${NAMES[p]} Live`,
   noAuthToken: 'Authentication token not found',
   twitchUrlFailed: 'Failed to get Twitch authorization URL',
   invalidAuthResponse: 'Invalid response from auth endpoint',
@@ -38,8 +39,6 @@ export const PLATFORM_MESSAGES = {
   ],
 } as const;
 
-const notVerified = { tiktok: SERVER_MESSAGES.tiktokNotVerified, twitch: SERVER_MESSAGES.twitchNotVerified };
-const noTier = { tiktok: SERVER_MESSAGES.tiktokNoTier, twitch: SERVER_MESSAGES.twitchNoTier };
 const usernameRequired = {
   tiktok: SERVER_MESSAGES.tiktokUsernameRequired,
   twitch: SERVER_MESSAGES.twitchUsernameRequired,
@@ -65,12 +64,9 @@ export function PlatformPanel({
   const [username, setUsername] = useState('');
   const [code, setCode] = useState<string | null>(null);
   const [busy, setBusy] = useState<'code' | 'verify' | 'auth' | null>(null);
-  const [connecting, setConnecting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [info, setInfo] = useState<string | null>(null);
-  const [limitReached, setLimitReached] = useState<string | null>(null);
-  const name = NAMES[platform];
-  const isLiveHere = live.isLive && live.platform === platform;
+  const connection = useConnection(platform, wallet, live);
+  const { setConnecting, setError, setInfo } = connection;
+  const name = PLATFORM_NAMES[platform];
 
   useEffect(() => {
     if (status?.username) setUsername((u) => u || status.username || '');
@@ -78,39 +74,10 @@ export function PlatformPanel({
 
   const refresh = () => client.invalidateQueries({ queryKey: ['platforms', wallet] });
 
-  function leave() {
-    emitSocket('leave-room', { platform, walletId: wallet });
-    emitSocket('stop-stream', { platform, wallet });
-  }
-
-  useSocketEvent('stream-started', (e) => {
-    if (e.platform === platform) setConnecting(false);
-  });
-  const fail = (message: string) => {
-    if (!connecting) return;
-    setConnecting(false);
-    if (message.includes('Daily mining limit reached')) setLimitReached(message);
-    else setError(message);
-  };
-  useSocketEvent('error', ({ message }) => fail(message));
-  useSocketEvent('room-error', ({ message }) => fail(message));
-  useSocketEvent('dailyLimitReached', ({ message }) => {
-    if (!isLiveHere && !connecting) return;
-    setConnecting(false);
-    setLimitReached(message || SERVER_MESSAGES.dailyLimitReached);
-  });
   useSocketEvent('twitch:not-live', ({ message }) => {
     if (platform !== 'twitch') return;
     setConnecting(false);
     setError(message);
-  });
-  useSocketEvent('rate-increased', () => {
-    if (!isLiveHere) return;
-    leave();
-    setInfo(SERVER_MESSAGES.rateIncreased);
-  });
-  useSocketEvent('maintenance-starting', () => {
-    if (isLiveHere) leave();
   });
 
   // Spec §5: the Twitch token arrives from our own /callback page only, with type TWITCH_AUTH and a token.
@@ -224,12 +191,9 @@ export function PlatformPanel({
   }
 
   function connect() {
-    setError(null);
-    setInfo(null);
-    setLimitReached(null);
-    clearSocketError();
-    if (!status?.isVerified || !status.username) return setError(notVerified[platform]);
-    if (!activeTier) return setError(noTier[platform]);
+    connection.reset();
+    if (!status?.isVerified || !status.username) return setError(SERVER_MESSAGES[`${platform}NotVerified`]);
+    if (!activeTier) return setError(SERVER_MESSAGES[`${platform}NoTier`]);
     setConnecting(true);
     const joined = emitSocket('join-room', { platform, walletId: wallet });
     const started = emitSocket('start-stream', {
@@ -240,11 +204,10 @@ export function PlatformPanel({
     });
     if (!joined || !started) {
       setConnecting(false);
-      setError(PLATFORM_MESSAGES.connectFailed(platform));
+      setError(PANEL_MESSAGES.connectFailed(platform));
     }
   }
 
-  const otherLive = live.isLive && live.platform !== platform;
   return (
     <Card as="section" aria-labelledby={`${platform}-title`} data-testid={`${platform}-panel`}>
       <CardTitle id={`${platform}-title`}>{name}</CardTitle>
@@ -252,91 +215,69 @@ export function PlatformPanel({
         <Spinner label={`Loading ${name} status...`} />
       ) : platforms.isError ? (
         <Alert tone="error">{PLATFORM_MESSAGES.loadFailed}</Alert>
-      ) : live.maintenance ? (
-        <Alert tone="warning">{SERVER_MESSAGES.maintenanceActive}</Alert>
-      ) : limitReached ? (
-        <Alert tone="warning" title={PLATFORM_MESSAGES.dailyLimitTitle}>
-          {limitReached}
-        </Alert>
-      ) : isLiveHere ? (
-        <div className="flex flex-wrap items-center gap-3">
-          <span className="font-medium text-white">{status?.username}</span>
-          <Badge tone="success">{PLATFORM_MESSAGES.live}</Badge>
-          <Button variant="secondary" onClick={leave}>
-            {PLATFORM_MESSAGES.disconnect}
-          </Button>
-        </div>
-      ) : connecting ? (
-        <Spinner label={PLATFORM_MESSAGES.connecting(platform)} />
-      ) : status?.isVerified ? (
-        <div className="flex flex-col gap-3">
-          <div className="flex flex-wrap items-center gap-3">
-            <span className="font-medium text-white">{status.username}</span>
-            <Badge tone="accent">{PLATFORM_MESSAGES.verified}</Badge>
-          </div>
-          {!activeTier && <Alert tone="warning">{noTier[platform]}</Alert>}
-          <div>
-            <Button disabled={!activeTier || connecting || live.isLive || otherLive} onClick={connect}>
-              {platform === 'twitch' ? PLATFORM_MESSAGES.connectTwitch : PLATFORM_MESSAGES.connectTikTok}
-            </Button>
-          </div>
-        </div>
       ) : (
-        <div className="flex flex-col gap-3">
-          <Field label={`${name} username`}>
-            <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
-          </Field>
-          {platform === 'tiktok' ? (
-            <>
-              <div>
-                <Button disabled={!username.trim() || busy !== null} onClick={() => void onGenerateCode()}>
-                  {PLATFORM_MESSAGES.generateCode}
-                </Button>
-              </div>
-              {code && (
+        <ConnectionStates connection={connection} live={live} username={status?.username}>
+          {status?.isVerified && status.username ? (
+            <VerifiedState
+              connection={connection}
+              live={live}
+              username={status.username}
+              activeTier={activeTier}
+              connectLabel={
+                platform === 'twitch' ? PANEL_MESSAGES.startMining : PLATFORM_MESSAGES.connectTikTok
+              }
+              onConnect={connect}
+            />
+          ) : (
+            <div className="flex flex-col gap-3">
+              <Field label={`${name} username`}>
+                <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
+              </Field>
+              {platform === 'tiktok' ? (
                 <>
-                  <p className="text-sm text-slate-300">
-                    Your code:{' '}
-                    <code className="rounded bg-slate-800 px-2 py-0.5 font-mono text-white">{code}</code>
-                  </p>
-                  <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-300">
-                    {PLATFORM_MESSAGES.tiktokSteps.map((step) => (
-                      <li key={step}>{step}</li>
-                    ))}
-                  </ol>
                   <div>
-                    <Button disabled={busy !== null} onClick={() => void onVerifyTikTok()}>
-                      {busy === 'verify' ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.verifyAccount}
+                    <Button
+                      disabled={!username.trim() || busy !== null}
+                      onClick={() => void onGenerateCode()}
+                    >
+                      {PLATFORM_MESSAGES.generateCode}
                     </Button>
                   </div>
+                  {code && (
+                    <>
+                      <p className="text-sm text-slate-300">
+                        Your code:{' '}
+                        <code className="rounded bg-slate-800 px-2 py-0.5 font-mono text-white">{code}</code>
+                      </p>
+                      <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-300">
+                        {PLATFORM_MESSAGES.tiktokSteps.map((step) => (
+                          <li key={step}>{step}</li>
+                        ))}
+                      </ol>
+                      <div>
+                        <Button disabled={busy !== null} onClick={() => void onVerifyTikTok()}>
+                          {busy === 'verify' ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.verifyAccount}
+                        </Button>
+                      </div>
+                    </>
+                  )}
                 </>
+              ) : (
+                <div>
+                  <Button
+                    disabled={!username.trim() || busy !== null}
+                    onClick={() => void onConnectWithTwitch()}
+                  >
+                    {busy === 'verify' ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.connectWithTwitch}
+                  </Button>
+                </div>
               )}
-            </>
-          ) : (
-            <div>
-              <Button disabled={!username.trim() || busy !== null} onClick={() => void onConnectWithTwitch()}>
-                {busy === 'verify' ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.connectWithTwitch}
-              </Button>
             </div>
           )}
-        </div>
+        </ConnectionStates>
       )}
-      {error && !limitReached && (
-        <Alert tone="error" className="mt-3">
-          {error}
-        </Alert>
-      )}
-      {info && !limitReached && (
-        <Alert tone="info" className="mt-3">
-          {info}
-        </Alert>
-      )}
-      {isLiveHere && live.roomData && (
-        <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
-          <dt className="text-slate-400">Viewers</dt>
-          <dd className="text-white tabular-nums">{live.roomData.viewers}</dd>
-        </dl>
-      )}
+      <ConnectionBanners connection={connection} />
+      <LiveMetrics connection={connection} live={live} />
     </Card>
   );
 }

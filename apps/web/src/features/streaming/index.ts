@@ -1,2 +1,3 @@
+export { PANEL_MESSAGES, SocketErrorBanner } from './ConnectPanel.tsx';
 export { DemoPanel, STREAMING_MESSAGES } from './DemoPanel.tsx';
 export { PLATFORM_MESSAGES, PlatformPanel } from './PlatformPanel.tsx';

@@ -17,7 +17,7 @@ import {
   useTokenBalance,
 } from '../../mining/index.ts';
 import { useStreamer } from '../../streamer/index.ts';
-import { DemoPanel, PlatformPanel } from '../../streaming/index.ts';
+import { DemoPanel, PlatformPanel, SocketErrorBanner } from '../../streaming/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
 export function TierBadge({ activeTier }: { activeTier: string | null | undefined }) {
@@ -67,6 +67,7 @@ export function Dashboard({ wallet }: { wallet: string }) {
         <h2 id="stream-setup-title" className="text-xl font-semibold text-white">
           Stream Setup
         </h2>
+        <SocketErrorBanner live={live} />
         <div className="grid gap-6 lg:grid-cols-2">
           {config.data?.demoPlatform && (
             <DemoPanel wallet={wallet} activeTier={streamer.data.activeTier} live={live} />
