@@ -118,6 +118,8 @@ describe('a streamer on Twitch', () => {
     expect(await panel().getByRole('alert').allTextContents()).toEqual([]);
     expect(await status()).toBe('Mining');
     expect(await panel().getByRole('button', { name: 'Disconnect' }).isEnabled()).toBe(true);
+    // The metrics list: the viewer count Twitch reported (Helix viewer_count).
+    expect(await page.getByTestId('twitch-metrics').textContent()).toBe('Viewers37');
     await page.waitForFunction(
       () => document.querySelector('[data-testid="mined-amount"]')?.textContent !== '0 STRM',
       undefined,
@@ -136,8 +138,9 @@ describe('a streamer on Twitch', () => {
       .getByText(NOT_LIVE)
       .waitFor({ timeout: POLL_MS * 5 });
     const elapsed = Date.now() - offlineAt;
-    // One poll interval, plus the browser's share of a busy machine.
-    expect(elapsed).toBeLessThan(POLL_MS + 1500);
+    // One poll interval, plus the event's way to the page and its render on a busy machine (the API test
+    // platforms-engine.test.ts bounds the server's part to the interval + 500 ms).
+    expect(elapsed).toBeLessThan(POLL_MS + 2000);
     await expect.poll(status).toBe('Ready');
     expect(await panel().getByText('Live', { exact: true }).count()).toBe(0);
     await panel().getByRole('button', { name: 'Start Mining' }).waitFor();

@@ -2,10 +2,10 @@ import type { ButtonHTMLAttributes } from 'react';
 import { cn } from './cn.ts';
 
 const variants = {
-  primary: 'bg-violet-600 text-white hover:bg-violet-500 focus-visible:outline-violet-400',
+  primary: 'bg-violet-600 text-white hover:bg-violet-700 focus-visible:outline-violet-400',
   secondary:
     'border border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700 focus-visible:outline-slate-400',
-  danger: 'bg-red-600 text-white hover:bg-red-500 focus-visible:outline-red-400',
+  danger: 'bg-red-600 text-white hover:bg-red-700 focus-visible:outline-red-400',
   ghost: 'text-slate-200 hover:bg-slate-800 focus-visible:outline-slate-400',
 } as const;
 
