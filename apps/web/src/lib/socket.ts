@@ -22,7 +22,8 @@ export const SOCKET_MESSAGES = {
 /** The live socket state of spec §3, kept here and only here. */
 export type SocketState = LiveState;
 
-const initialState: SocketState = {
+/** Before the socket says anything (and after it closes); tests start panels from it too. */
+export const initialSocketState: SocketState = {
   connected: false,
   error: null,
   roomData: null,
@@ -39,7 +40,7 @@ const initialState: SocketState = {
 
 let socket: Socket | null = null;
 let socketWallet: string | null = null;
-let state: SocketState = initialState;
+let state: SocketState = initialSocketState;
 const stateListeners = new Set<() => void>();
 const eventListeners = new Map<string, Set<(payload: unknown) => void>>();
 
@@ -179,7 +180,7 @@ export function closeSocket(): void {
   socket?.close();
   socket = null;
   socketWallet = null;
-  setState(initialState);
+  setState(initialSocketState);
 }
 
 export function getSocket(): Socket | null {

@@ -4,6 +4,7 @@ import type { LiveState, ServerEventName, ServerEventPayload } from '@strm/share
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initialSocketState } from '../../lib/socket.ts';
 import { DemoPanel } from './DemoPanel.tsx';
 import { PlatformPanel } from './PlatformPanel.tsx';
 
@@ -11,9 +12,10 @@ const socket = vi.hoisted(() => ({
   emitted: [] as Array<{ event: string; payload: unknown }>,
   listeners: new Map<string, Set<(payload: unknown) => void>>(),
 }));
-vi.mock('../../lib/socket.ts', async () => {
+vi.mock('../../lib/socket.ts', async (importActual) => {
   const { useEffect, useRef } = await import('react');
   return {
+    initialSocketState: (await importActual<typeof import('../../lib/socket.ts')>()).initialSocketState,
     emitSocket: (event: string, payload: unknown) => {
       socket.emitted.push({ event, payload });
       return true;
@@ -40,20 +42,7 @@ function serverSends<E extends ServerEventName>(event: E, payload: ServerEventPa
 }
 
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
-const idle: LiveState = {
-  connected: true,
-  error: null,
-  roomData: null,
-  isLive: false,
-  streamDuration: 0,
-  minedAmount: 0,
-  miningRate: 0,
-  pendingReward: 0,
-  platform: null,
-  maintenance: false,
-  nextRateIncrease: null,
-  currentDailyDuration: 0,
-};
+const idle: LiveState = { ...initialSocketState, connected: true };
 
 beforeEach(() => {
   localStorage.setItem('authToken', 'token');

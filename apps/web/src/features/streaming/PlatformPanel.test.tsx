@@ -2,23 +2,11 @@ import type { LiveState } from '@strm/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initialSocketState } from '../../lib/socket.ts';
 import { PlatformPanel } from './PlatformPanel.tsx';
 
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
-const idle: LiveState = {
-  connected: true,
-  error: null,
-  roomData: null,
-  isLive: false,
-  streamDuration: 0,
-  minedAmount: 0,
-  miningRate: 0,
-  pendingReward: 0,
-  platform: null,
-  maintenance: false,
-  nextRateIncrease: null,
-  currentDailyDuration: 0,
-};
+const idle: LiveState = { ...initialSocketState, connected: true };
 
 type Route = (init: RequestInit | undefined) => { status: number; body: unknown };
 let routes: Record<string, Route>;
