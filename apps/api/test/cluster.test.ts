@@ -1,8 +1,8 @@
 // Two real API processes on one PostgreSQL and one Redis (the machine's, REDIS_URL to override), as
 // behind a load balancer: a wallet's events reach its sockets on either instance, and when one instance is
 // SIGKILLed mid-stream its sessions go on at the other with the right totals, credited exactly once. A
-// request on a live session (stop-stream, leave-room, increase-rate) that reaches the instance not running
-// it is run by the one that does.
+// request on a live session (stop-stream, leave-room, increase-rate, mining-stats' live figures) that
+// reaches the instance not running it is run by the one that does.
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '@strm/testing';
 import { io, type Socket } from 'socket.io-client';
@@ -158,6 +158,17 @@ describe('two API instances on one PostgreSQL and one Redis', () => {
     ]);
 
     await new Promise((r) => setTimeout(r, 1200));
+    // mining-stats through B counts the session A runs, with A's figures.
+    const stats = await fetch(`${b.url}/api/v1/streamer/mining-stats?wallet=${s.wallet}`, {
+      headers: { Authorization: `Bearer ${tokenFor(s.wallet)}` },
+    }).then(
+      (r) =>
+        r.json() as Promise<Record<string, unknown> & { recentSessions: Array<Record<string, unknown>> }>,
+    );
+    expect(stats).toMatchObject({ isLive: true, miningRate: 0.25, sessionCount: 1 });
+    expect(stats.recentSessions[0]).toMatchObject({ endedAt: null, platform: 'demo' });
+    expect(stats.recentSessions[0]!.duration).toBeGreaterThanOrEqual(1);
+    expect(stats.recentSessions[0]!.amountMined).toBeGreaterThan(0);
     // stop-stream from the tab on B ends the session A runs: both tabs hear the same real totals.
     const stoppedHere = nextEvent<{ duration: number; amountMined: number; reason: string }>(
       s.socket,

@@ -31,12 +31,26 @@ export type EndReason = ServerEventPayload<'stream-stopped'>['reason'];
  */
 export type SessionControl =
   | { kind: 'stop'; wallet: string; reason: EndReason; platform?: StreamPlatform }
-  | { kind: 'increase-rate'; wallet: string };
+  | { kind: 'increase-rate'; wallet: string }
+  | { kind: 'view'; wallet: string };
+
+/** A live view as it travels between instances (JSON: no bigint, no Date). */
+export interface LiveViewWire {
+  platform: StreamPlatform;
+  tierName: string;
+  rateUnitsPerHour: string;
+  startedAtMs: number;
+  untilMs: number;
+  minedUnits: string;
+  currentDailyDuration: number;
+  boundaryAtMs: number | null;
+}
 
 /** The owner's answer (a refusal carries the event and message its client gets). */
 export type SessionControlAnswer =
   | { outcome: 'stopped' | 'not-live' }
   | { outcome: 'rate-increased'; payload: ServerEventPayload<'rate-increased'> }
+  | { outcome: 'view'; view: LiveViewWire }
   | { outcome: 'refused'; event: MiningError['event']; message: string };
 
 export interface EngineEvents {
@@ -121,6 +135,18 @@ export interface StartRequest {
 }
 
 export interface StartResult extends ServerEventPayload<'stream-started'> {}
+
+/** A live session's figures at a moment (mining-stats). */
+export interface LiveView {
+  platform: StreamPlatform;
+  tierName: string;
+  rateUnitsPerHour: bigint;
+  startedAt: Date;
+  until: Date;
+  minedUnits: bigint;
+  currentDailyDuration: number;
+  boundaryAt: Date | null;
+}
 
 export class MiningEngine {
   private readonly sessions = new Map<string, LiveSession>();
@@ -576,21 +602,26 @@ export class MiningEngine {
     const open = await this.store.openSessionOf(wallet);
     if (!open) return { outcome: 'not-live' };
     if (open.ownerInstance && open.ownerAlive && open.ownerInstance !== this.deps.instanceId) {
-      const answer = await this.deps.events
-        .toInstance?.(open.ownerInstance, request)
-        .catch((err: unknown) => {
-          this.deps.logger.warn({ err, wallet }, 'forwarding a session request failed');
-          return null;
-        });
+      const answer = await this.forward(open.ownerInstance, request);
       if (answer) return answer;
-      this.deps.logger.warn(
-        { wallet, owner: open.ownerInstance, kind: request.kind },
-        'session owner did not answer',
-      );
       throw new MiningError('error', OWNER_UNREACHABLE);
     }
     await this.adoptFor([wallet]);
     return this.controlHere(request);
+  }
+
+  private async forward(owner: string, request: SessionControl): Promise<SessionControlAnswer | null> {
+    const answer = await this.deps.events.toInstance?.(owner, request).catch((err: unknown) => {
+      this.deps.logger.warn({ err, wallet: request.wallet }, 'forwarding a session request failed');
+      return null;
+    });
+    if (!answer) {
+      this.deps.logger.warn(
+        { wallet: request.wallet, owner, kind: request.kind },
+        'session owner did not answer',
+      );
+    }
+    return answer ?? null;
   }
 
   /** A request another instance forwarded: answered when this instance owns the session, else null. */
@@ -607,6 +638,23 @@ export class MiningEngine {
   private async controlHere(request: SessionControl): Promise<SessionControlAnswer> {
     const session = this.sessions.get(request.wallet);
     if (!session) return { outcome: 'not-live' };
+    if (request.kind === 'view') {
+      const v = this.liveView(request.wallet);
+      if (!v) return { outcome: 'not-live' };
+      return {
+        outcome: 'view',
+        view: {
+          platform: v.platform,
+          tierName: v.tierName,
+          rateUnitsPerHour: v.rateUnitsPerHour.toString(),
+          startedAtMs: v.startedAt.getTime(),
+          untilMs: v.until.getTime(),
+          minedUnits: v.minedUnits.toString(),
+          currentDailyDuration: v.currentDailyDuration,
+          boundaryAtMs: v.boundaryAt?.getTime() ?? null,
+        },
+      };
+    }
     if (request.kind === 'stop') {
       if (request.platform && request.platform !== session.platform) return { outcome: 'not-live' };
       await this.end(session.wallet, session.id, this.nowMs(), request.reason);
@@ -839,8 +887,32 @@ export class MiningEngine {
 
   // ---- live view for REST ------------------------------------------------------------------------
 
-  /** The open session's figures now (for mining-stats), or null. */
-  liveView(wallet: string) {
+  /**
+   * The open session's figures now wherever it runs (mining-stats through any instance), or null. A dead
+   * owner's session is not taken over for a read: it is not live until an instance runs it again.
+   */
+  async liveViewAnywhere(wallet: string): Promise<LiveView | null> {
+    const here = this.liveView(wallet);
+    if (here) return here;
+    const open = await this.store.openSessionOf(wallet);
+    if (!open?.ownerInstance || !open.ownerAlive || open.ownerInstance === this.deps.instanceId) return null;
+    const answer = await this.forward(open.ownerInstance, { kind: 'view', wallet });
+    if (answer?.outcome !== 'view') return null;
+    const v = answer.view;
+    return {
+      platform: v.platform,
+      tierName: v.tierName,
+      rateUnitsPerHour: BigInt(v.rateUnitsPerHour),
+      startedAt: new Date(v.startedAtMs),
+      until: new Date(v.untilMs),
+      minedUnits: BigInt(v.minedUnits),
+      currentDailyDuration: v.currentDailyDuration,
+      boundaryAt: v.boundaryAtMs == null ? null : new Date(v.boundaryAtMs),
+    };
+  }
+
+  /** The open session's figures now if it runs here, or null. */
+  liveView(wallet: string): LiveView | null {
     const s = this.sessions.get(wallet);
     if (!s) return null;
     const until = this.creditedUntil(s, this.nowMs());

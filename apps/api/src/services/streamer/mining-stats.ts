@@ -61,7 +61,7 @@ export async function miningStats(deps: StatsDeps, wallet: string): Promise<Mini
   const closedSeconds = await deps.prisma.$queryRaw<{ seconds: number | null }[]>`
     SELECT EXTRACT(EPOCH FROM SUM(ended_at - started_at))::float8 AS seconds
       FROM mining_sessions WHERE wallet = ${wallet} AND ended_at IS NOT NULL`;
-  const live = deps.engine.liveView(wallet);
+  const live = await deps.engine.liveViewAnywhere(wallet);
   const intervals = todaySessions.map((s) => ({
     startMs: s.startedAt.getTime(),
     endMs: (s.endedAt ?? s.startedAt).getTime(),
