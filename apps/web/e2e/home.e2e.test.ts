@@ -43,6 +43,10 @@ afterAll(async () => {
 describe('the started product in Chromium', () => {
   it('renders the landing page: market, calculator, tiers, chart, join, footer; no console errors', async () => {
     const page = await chromium.browser.newPage();
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+    });
     const problems: string[] = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error') problems.push(msg.text());
@@ -82,6 +86,8 @@ describe('the started product in Chromium', () => {
       expect(await page.getByRole('link', { name: link }).isVisible(), link).toBe(true);
     }
     expect(problems).toEqual([]);
+    // The wallet adapter (with web3.js) is not part of the landing page: it comes with Connect.
+    expect(scripts.filter((path) => path.includes('WalletAuth'))).toEqual([]);
 
     expect(await seriousA11yViolations(page)).toEqual([]);
     for (const [name, size] of Object.entries(VIEWPORTS)) {
@@ -93,6 +99,12 @@ describe('the started product in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       VIEWPORTS.phone.width,
     );
+
+    // Connect loads the wallet code, which then finds no wallet in this browser.
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await page.getByText('Phantom Wallet not found').waitFor();
+    expect(scripts.some((path) => path.includes('WalletAuth'))).toBe(true);
+    expect(await page.getByRole('button', { name: 'Connect Wallet' }).first().isEnabled()).toBe(true);
   });
 
   it('/callback without a token or code tells its opener and closes', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { AuthProvider } from '../features/auth/index.ts';
+import { AuthRoot } from '../features/auth/index.ts';
 import { AppProvider } from './provider.tsx';
 import { createAppRouter } from './router.tsx';
 
@@ -8,9 +8,9 @@ export function App() {
   const [router] = useState(createAppRouter);
   return (
     <AppProvider>
-      <AuthProvider>
+      <AuthRoot>
         <RouterProvider router={router} />
-      </AuthProvider>
+      </AuthRoot>
     </AppProvider>
   );
 }

@@ -1,9 +1,8 @@
-// Every provider of the app, outermost first: server state (TanStack Query), the wallet adapter, toasts,
-// and the sign-in session (which needs the wallet and the router).
+// The providers every screen needs: server state (TanStack Query) and toasts. The wallet adapter and the
+// sign-in session come from AuthRoot (features/auth), loaded on demand.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { ToastProvider } from '../components/ui/index.ts';
-import { WalletProviders } from '../lib/wallet.ts';
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
@@ -11,9 +10,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <WalletProviders>
-        <ToastProvider>{children}</ToastProvider>
-      </WalletProviders>
+      <ToastProvider>{children}</ToastProvider>
     </QueryClientProvider>
   );
 }

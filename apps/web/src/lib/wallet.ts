@@ -1,14 +1,15 @@
 // The one place the app touches browser wallets: the Solana wallet adapter with Wallet Standard
 // discovery (Phantom registers itself there) plus Phantom's injected provider as a fallback, which is
-// also what the browser tests inject (packages/testing/src/phantom-test-provider.ts).
+// also what the browser tests inject (packages/testing/src/phantom-test-provider.ts). It is loaded on
+// demand with the sign-in session (features/auth/AuthRoot), never by the landing page itself.
 import { type WalletName, WalletReadyState } from '@solana/wallet-adapter-base';
 import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom';
 import { useWallet, WalletProvider } from '@solana/wallet-adapter-react';
 import type { Connection, Transaction } from '@solana/web3.js';
+import { createElement, type ReactNode, useCallback, useMemo } from 'react';
 import { isUserRejection, PhantomNotFoundError, WALLET_STORAGE_KEY } from './wallet-errors.ts';
 
 export { isUserRejection, PhantomNotFoundError, WALLET_STORAGE_KEY };
-import { createElement, type ReactNode, useCallback, useMemo } from 'react';
 
 export const PHANTOM = 'Phantom' as WalletName<'Phantom'>;
 
@@ -28,9 +29,11 @@ export interface WalletSession {
   /** The connected wallet's address, base58. */
   address: string | null;
   connecting: boolean;
-  /** Connects Phantom; throws PhantomNotFoundError when there is none. */
+  /** Connects Phantom and resolves once it is connected; throws PhantomNotFoundError when there is none. */
   connect(): Promise<void>;
   disconnect(): Promise<void>;
+  /** Forgets the remembered wallet (a returning visitor whose wallet is gone). */
+  forget(): void;
   signMessage(message: Uint8Array): Promise<Uint8Array>;
   /** Signs `tx` with the wallet and sends it (Phantom's signAndSendTransaction); the signature. */
   sendTransaction(tx: Transaction, connection: Connection): Promise<string>;
@@ -52,10 +55,29 @@ export function useWalletSession(): WalletSession {
 
   const connect = useCallback(async () => {
     if (!phantom || phantom.readyState !== WalletReadyState.Installed) throw new PhantomNotFoundError();
-    // autoConnect connects once the selection lands; an already selected wallet is connected here.
-    if (selectedName === PHANTOM) await connectSelected();
-    else select(PHANTOM);
+    if (selectedName === PHANTOM) return connectSelected();
+    // Selecting lets autoConnect connect; this settles when the adapter says how that went.
+    const { adapter } = phantom;
+    await new Promise<void>((resolve, reject) => {
+      const onConnect = () => {
+        settle();
+        resolve();
+      };
+      const onError = (error: Error) => {
+        settle();
+        reject(error);
+      };
+      const settle = () => {
+        adapter.off('connect', onConnect);
+        adapter.off('error', onError);
+      };
+      adapter.on('connect', onConnect);
+      adapter.on('error', onError);
+      select(PHANTOM);
+    });
   }, [phantom, selectedName, select, connectSelected]);
+
+  const forget = useCallback(() => select(null), [select]);
 
   const sign = useCallback(
     async (message: Uint8Array) => {
@@ -75,6 +97,7 @@ export function useWalletSession(): WalletSession {
     connecting,
     connect,
     disconnect,
+    forget,
     signMessage: sign,
     sendTransaction: send,
   };

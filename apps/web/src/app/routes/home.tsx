@@ -9,7 +9,9 @@ const SignedIn = lazy(() => import('./signed-in.tsx'));
 
 export function HomeRoute() {
   const auth = useAuth();
-  if (auth.status === 'disconnected' || auth.status === 'connecting') return <LandingPage />;
+  if (auth.status === 'restoring') return <PageSpinner label={AUTH_MESSAGES.loading} />;
+  if (auth.status === 'disconnected' || auth.status === 'loading' || auth.status === 'connecting')
+    return <LandingPage />;
   if (auth.status === 'authenticating' || !auth.wallet)
     return <PageSpinner label={AUTH_MESSAGES.authenticating} />;
   return (

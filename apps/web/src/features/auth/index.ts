@@ -1,6 +1,7 @@
-// Sign-in with a wallet: the session (AuthProvider/useAuth), the top bar and its connect button, the
-// authError banner. Other features import only from here.
-export { AuthProvider } from './AuthProvider.tsx';
+// Sign-in with a wallet: the session (AuthRoot loads the wallet adapter and the sign-in sequence on
+// demand; useAuth), the top bar and its connect button, the authError banner. Other features import
+// only from here.
+export { AuthRoot } from './AuthRoot.tsx';
 export { AUTH_ERROR_PARAM, type AuthState, type AuthStatus, useAuth } from './context.ts';
 export { AuthErrorBanner } from './components/AuthErrorBanner.tsx';
 export { ConnectButton } from './components/ConnectButton.tsx';

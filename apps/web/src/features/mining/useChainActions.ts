@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useToast } from '../../components/ui/index.ts';
 import { rpcConnection } from '../../lib/rpc.ts';
 import { requestSocket } from '../../lib/socket.ts';
-import { useWalletSession } from '../../lib/wallet.ts';
+import { useAuth } from '../auth/index.ts';
 import { useClientConfig } from '../client-config/index.ts';
 import { useRefreshAfterChainAction } from './api.ts';
 import { MINING_MESSAGES } from './messages.ts';
@@ -22,7 +22,7 @@ const miningClient = () => import('../../lib/mining-client.ts');
 
 export function useChainActions(wallet: string) {
   const config = useClientConfig();
-  const session = useWalletSession();
+  const session = useAuth();
   const toast = useToast();
   const refresh = useRefreshAfterChainAction(wallet);
   const [busy, setBusy] = useState<{ action: ChainAction; tier?: string } | null>(null);
@@ -31,10 +31,10 @@ export function useChainActions(wallet: string) {
 
   async function send(instructions: TransactionInstruction[]): Promise<string> {
     const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
-    if (!config.data || !session.address) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+    if (!config.data || !session.wallet) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
     const connection = rpcConnection(config.data.rpcUrl);
     const latest = await connection.getLatestBlockhash('confirmed');
-    const tx = new Transaction({ feePayer: new PublicKey(session.address), ...latest }).add(...instructions);
+    const tx = new Transaction({ feePayer: new PublicKey(session.wallet), ...latest }).add(...instructions);
     const signature = await session.sendTransaction(tx, connection);
     const confirmed = await connection.confirmTransaction({ signature, ...latest }, 'confirmed');
     if (confirmed.value.err) throw new Error(JSON.stringify(confirmed.value.err));
@@ -69,7 +69,7 @@ export function useChainActions(wallet: string) {
     if (!config.data) throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
     return miningProgram(rpcConnection(config.data.rpcUrl));
   };
-  const walletKey = () => (session.address ? new PublicKey(session.address) : null);
+  const walletKey = () => (session.wallet ? new PublicKey(session.wallet) : null);
 
   const answer = async <T>(p: Promise<T>) => {
     try {

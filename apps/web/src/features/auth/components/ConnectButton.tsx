@@ -4,6 +4,8 @@ import { useAuth } from '../context.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 export const CONNECT_LABEL = 'Connect Wallet';
+/** While the wallet code downloads after a press of Connect (it is not part of the landing page). */
+export const LOADING_WALLET_LABEL = 'Loading wallet...';
 
 /** The top bar's connect button: Phantom first; 'Phantom Wallet not found' without a wallet. */
 export function ConnectButton({ label = CONNECT_LABEL }: { label?: string }) {
@@ -14,6 +16,7 @@ export function ConnectButton({ label = CONNECT_LABEL }: { label?: string }) {
   return (
     <Button
       disabled={busy}
+      aria-busy={busy || undefined}
       onClick={() =>
         auth.connect().catch((err: unknown) => {
           toast.show(
@@ -23,7 +26,13 @@ export function ConnectButton({ label = CONNECT_LABEL }: { label?: string }) {
         })
       }
     >
-      {busy ? AUTH_MESSAGES.authenticating : label}
+      {busy && (
+        <span
+          aria-hidden="true"
+          className="size-4 animate-spin rounded-full border-2 border-white/30 border-t-white"
+        />
+      )}
+      {!busy ? label : auth.status === 'loading' ? LOADING_WALLET_LABEL : AUTH_MESSAGES.authenticating}
     </Button>
   );
 }

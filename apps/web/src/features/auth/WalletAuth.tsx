@@ -1,7 +1,9 @@
-// The sign-in sequence (spec §4): once a wallet is connected, get a nonce, sign its message, post the
-// signature, keep the token. Failure disconnects and returns to the landing page with authError;
-// declining in the wallet (4001) cancels quietly. Disconnecting clears everything and reloads.
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+// The wallet adapter and the sign-in sequence (spec §4), loaded on demand by AuthRoot: once a wallet is
+// connected, get a nonce, sign its message, post the signature, keep the token. Failure disconnects and
+// returns to the landing page with authError; declining in the wallet (4001) cancels quietly.
+// Disconnecting clears everything and reloads. It renders nothing: it publishes the session's state to
+// AuthRoot, so the app below never remounts when this code arrives.
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { authToken } from '../../lib/api.ts';
 import { closeSocket, connectSocket } from '../../lib/socket.ts';
 import {
@@ -9,9 +11,10 @@ import {
   PhantomNotFoundError,
   useWalletSession,
   WALLET_STORAGE_KEY,
+  WalletProviders,
 } from '../../lib/wallet.ts';
 import { fetchNonce, postAuthenticate } from './api.ts';
-import { AUTH_ERROR_PARAM, AuthContext, type AuthState, type AuthStatus } from './context.ts';
+import { AUTH_ERROR_PARAM, type AuthState, type AuthStatus } from './context.ts';
 import { AUTH_MESSAGES } from './messages.ts';
 import { tokenFits } from './token.ts';
 
@@ -25,12 +28,31 @@ function failTo(message: string) {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+/** Why the session was loaded: a returning visitor's remembered wallet, or the visitor pressed Connect. */
+export interface SessionStart {
+  returning: boolean;
+  /** Told once, when the first connection attempt has settled (the error, if it failed). */
+  settled(error?: unknown): void;
+}
+
+interface SessionProps {
+  start: SessionStart;
+  onChange(state: AuthState): void;
+}
+
+function AuthSession({ start, onChange }: SessionProps) {
   const wallet = useWalletSession();
   const [token, setToken] = useState<string | null>(() => authToken.get());
   const attempt = useRef(0);
-  const { address, signMessage } = wallet;
-  const walletDisconnect = wallet.disconnect;
+  const {
+    address,
+    signMessage,
+    connecting,
+    forget,
+    sendTransaction,
+    connect: walletConnect,
+    disconnect: walletDisconnect,
+  } = wallet;
 
   const signedIn = address !== null && tokenFits(token, address);
 
@@ -90,25 +112,67 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const connect = useCallback(async () => {
     try {
-      await wallet.connect();
+      await walletConnect();
     } catch (err) {
       if (err instanceof PhantomNotFoundError) throw err;
       // Declining the connection (4001) or closing the wallet's window cancels quietly.
       if (!isUserRejection(err)) throw err;
     }
-  }, [wallet]);
+  }, [walletConnect]);
+
+  // The first attempt, started once (the session exists because it was asked for).
+  const [starting, setStarting] = useState(true);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    connect().then(
+      () => {
+        setStarting(false);
+        start.settled();
+      },
+      (err: unknown) => {
+        // A returning visitor whose wallet is gone sees the landing page, and is not asked again.
+        if (start.returning) forget();
+        setStarting(false);
+        start.settled(err);
+      },
+    );
+  }, [connect, forget, start]);
 
   const status: AuthStatus = signedIn
     ? 'authenticated'
     : address
       ? 'authenticating'
-      : wallet.connecting
-        ? 'connecting'
-        : 'disconnected';
+      : starting && start.returning
+        ? 'restoring'
+        : connecting
+          ? 'connecting'
+          : starting
+            ? 'loading'
+            : 'disconnected';
 
   const value = useMemo<AuthState>(
-    () => ({ status, wallet: address, token: signedIn ? token : null, connect, disconnect }),
-    [status, address, token, signedIn, connect, disconnect],
+    () => ({
+      status,
+      wallet: address,
+      token: signedIn ? token : null,
+      connect,
+      disconnect,
+      sendTransaction,
+    }),
+    [status, address, token, signedIn, connect, disconnect, sendTransaction],
   );
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  // Published before the browser paints, so the page never shows a state the session has left.
+  useLayoutEffect(() => onChange(value), [value, onChange]);
+  return null;
 }
+
+/** The wallet adapter and the sign-in session: loaded on demand by AuthRoot. */
+export const WalletAuth = memo(function WalletAuth(props: SessionProps) {
+  return (
+    <WalletProviders>
+      <AuthSession {...props} />
+    </WalletProviders>
+  );
+});
