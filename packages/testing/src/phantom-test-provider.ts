@@ -20,6 +20,9 @@ export async function installPhantomTestProvider(page: Page, options: TestWallet
     const signature = nacl.sign.detached(Buffer.from(messageBase64, 'base64'), keypair.secretKey);
     return Buffer.from(signature).toString('base64');
   });
+  // The function below runs in the page from its source text. Under tsx (esbuild's keepNames) that text
+  // calls esbuild's __name helper, which the page lacks: without this shim the wallet is never installed.
+  await page.addInitScript('globalThis.__name ??= (target) => target;');
   await page.addInitScript(
     ({ publicKey, publicKeyBytes, rpcUrl }) => {
       type Listener = (...args: unknown[]) => void;
