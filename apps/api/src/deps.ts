@@ -14,6 +14,8 @@ import type { StreamerRecords } from './services/chain/streamer-records.ts';
 export interface AppDeps {
   config: Config;
   prisma: PrismaClient;
+  /** The database's URL: with it the cluster lease is renewed on a connection of its own. */
+  databaseUrl?: string;
   chain: Chain;
   clock: Clock;
   logger: Logger;

@@ -41,6 +41,7 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
   const { server, io, mining } = createApp({
     config,
     prisma: db.prisma,
+    databaseUrl: db.url,
     chain,
     clock: systemClock,
     logger,

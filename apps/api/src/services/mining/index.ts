@@ -88,7 +88,7 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
   for (const adapter of deps.platforms ?? []) platforms.set(adapter.platform, adapter);
   if (demo) platforms.set('demo', demo);
 
-  const membership = new ClusterMembership(prisma, logger, config.mining.instanceLeaseMs);
+  const membership = new ClusterMembership(prisma, logger, config.mining.instanceLeaseMs, deps.databaseUrl);
   const engine = new MiningEngine({
     instanceId: membership.id,
     prisma,
