@@ -152,6 +152,7 @@ export class MiningEngine {
   private readonly sessions = new Map<string, LiveSession>();
   private readonly starting = new Set<string>();
   private readonly connections = new Map<string, number>();
+  private readonly connectedSinceAdopt = new Set<string>();
   private readonly queue = new TinyQueue<Due>([], (a, b) => a.at - b.at);
   private readonly store: SessionStore;
   private pendingCheckpoints: Checkpoint[] = [];
@@ -344,11 +345,25 @@ export class MiningEngine {
     const session = this.sessions.get(wallet);
     if (session?.disconnectedAtMs != null) session.disconnectedAtMs = null;
     // Its session may be one a departed instance released: take it over now rather than at the next sweep.
-    if (!session) {
-      void this.adoptFor([wallet]).catch((err: unknown) =>
-        this.deps.logger.warn({ err, wallet }, 'taking over a session failed'),
+    if (!session) this.adoptSoon(wallet);
+  }
+
+  /**
+   * Looks for sessions to take over for the wallets whose sockets connected in this turn of the event loop,
+   * in one query: sockets arrive in waves (a ramp, or every client of a stopped instance reconnecting), and
+   * a query per socket made the database the limit of how fast they could start streaming.
+   */
+  private adoptSoon(wallet: string): void {
+    const scheduled = this.connectedSinceAdopt.size > 0;
+    this.connectedSinceAdopt.add(wallet);
+    if (scheduled) return;
+    setImmediate(() => {
+      const wallets = [...this.connectedSinceAdopt];
+      this.connectedSinceAdopt.clear();
+      void this.adoptFor(wallets).catch((err: unknown) =>
+        this.deps.logger.warn({ err, wallets: wallets.length }, 'taking over sessions failed'),
       );
-    }
+    });
   }
 
   /** The wallet's last socket dropped: its session ends after the grace period unless it reconnects. */
