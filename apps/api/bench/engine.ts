@@ -2,61 +2,37 @@
 // lateness p50/p99, server CPU and RSS, database writes per session-minute, next to a bare Socket.IO server
 // sending the same messages on the same machine (the ratio is the figure).
 //   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2)
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { percentile } from './support.ts';
+import {
+  ask,
+  type BenchStreamer,
+  forkBench,
+  type Message,
+  nextMessage,
+  percentile,
+  startClients,
+} from './support.ts';
 
 const count = Number(process.env.BENCH_STREAMERS ?? 10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const clientProcesses = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
 const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
-const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-
-type Message = Record<string, unknown> & { type: string };
-const nextMessage = (child: ChildProcess, type: string) =>
-  new Promise<Message>((resolve) => {
-    const on = (m: Message) => {
-      if (m.type === type) {
-        child.off('message', on);
-        resolve(m);
-      }
-    };
-    child.on('message', on);
-  });
-
-const tsx = {
-  execArgv: ['--import', 'tsx'],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as Array<'ignore' | 'inherit' | 'ipc'>,
-};
 
 async function scenario(bare: boolean) {
-  const server = fork(here('./engine-server.ts'), [], {
-    ...tsx,
-    env: { ...process.env, BENCH_BARE: bare ? '1' : '0', BENCH_STREAMERS: String(count) },
+  const server = forkBench('./engine-server.ts', {
+    ...process.env,
+    BENCH_BARE: bare ? '1' : '0',
+    BENCH_STREAMERS: String(count),
   });
   const ready = (await nextMessage(server, 'ready')) as Message & {
     port: number;
-    wallets: Array<{ wallet: string; token: string; username: string }>;
+    wallets: BenchStreamer[];
   };
-  const clients = Array.from({ length: clientProcesses }, () =>
-    fork(here('./engine-clients.ts'), [], { ...tsx, env: process.env }),
+  const { clients, rampSeconds } = await startClients(
+    clientProcesses,
+    [ready.port],
+    ready.wallets,
+    intervalMs,
   );
-  const rampStart = Date.now();
-  await Promise.all(
-    clients.map((c, i) => {
-      const done = nextMessage(c, 'connected');
-      c.send({
-        type: 'run',
-        job: {
-          port: ready.port,
-          intervalMs,
-          streamers: ready.wallets.filter((_w, j) => j % clientProcesses === i),
-        },
-      });
-      return done;
-    }),
-  );
-  const rampSeconds = (Date.now() - rampStart) / 1000;
   // One update period to settle, then measure.
   await new Promise((r) => setTimeout(r, intervalMs));
   const statsBefore = await ask(server, 'stats');
@@ -105,12 +81,6 @@ async function scenario(bare: boolean) {
         ? (writesAfter.checkpointStatements! - writesBefore.checkpointStatements!) / (elapsed / 60)
         : Number.NaN,
   };
-}
-
-async function ask(child: ChildProcess, type: string) {
-  const answer = nextMessage(child, type);
-  child.send({ type });
-  return answer;
 }
 
 console.log(`engine benchmark: ${count} streamers, ${seconds} s measured, updates every ${intervalMs} ms`);

@@ -1,7 +1,9 @@
 // One API instance of the scale benchmark (bench/scale.ts): the real app with the Redis adapter and cluster
 // membership, on the benchmark's shared PostgreSQL and Redis. As in bench/engine-server.ts, the chain is
 // the one boundary replaced (tier records from memory) and the streamers' demo accounts are live.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { toBaseUnits } from '@strm/shared';
 import { createApp } from '../src/app.ts';
 import { createChain } from '../src/chain.ts';
@@ -40,6 +42,7 @@ const logger = createLogger('silent');
 const app = createApp({
   config,
   prisma,
+  databaseUrl: config.databaseUrl,
   chain: createChain('http://127.0.0.1:9'),
   clock: systemClock,
   logger,
@@ -54,6 +57,10 @@ const redis = await attachRedisAdapter(
 );
 await app.mining.start();
 await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+const profiler = new Session();
+profiler.connect();
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
 process.on('message', async (m: { type: string }) => {
   if (m.type === 'stats') {
     send({
@@ -61,7 +68,21 @@ process.on('message', async (m: { type: string }) => {
       rss: process.memoryUsage().rss,
       cpu: process.cpuUsage(),
       live: app.mining.engine.liveCount,
+      // Since the previous stats (nanoseconds in the histogram).
+      lagMeanMs: delay.mean / 1e6,
+      lagMaxMs: delay.max / 1e6,
     });
+    delay.reset();
+  }
+  // A V8 CPU profile of the measured window only (BENCH_CPU_PROF).
+  if (m.type === 'profile-start') {
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  if (m.type === 'profile-stop') {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync((m as { type: string; file: string }).file, JSON.stringify(profile));
+    send({ type: 'profile-stop' });
   }
   if (m.type === 'stop') {
     app.io.close();

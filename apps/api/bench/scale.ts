@@ -1,51 +1,61 @@
-// Benchmark: the engine on one API instance, then on two behind the same PostgreSQL and Redis (the Redis
-// adapter and cluster membership on), with the same streamers and the same client processes. Prints, for
-// each, how fast streams start, mining-updates delivered per second and their lateness, and the ratios.
-//   pnpm bench:scale   (BENCH_STREAMERS=2000, BENCH_UPDATE_MS=1000, BENCH_SECONDS=20, BENCH_CLIENT_PROCESSES=2,
-//                       BENCH_REDIS_URL=redis://127.0.0.1:6379)
-import { type ChildProcess, fork } from 'node:child_process';
+// Benchmark: how far the engine scales from one API instance to two behind the same PostgreSQL and Redis
+// (the Redis adapter and cluster membership on), with the same streamers and the same client processes.
+// The offered load (BENCH_STREAMERS sessions, an update each BENCH_UPDATE_MS) is meant to be more than one
+// instance can serve, so "mining-updates delivered per second" is each setup's capacity and the 2/1 ratio
+// is the scaling figure. Every process is accounted in CPU time (each instance, the clients, PostgreSQL,
+// Redis, this process, and the rest of the machine from /proc/stat), so a reader can see whether the
+// instances or the machine were the limit: the load generator and the databases share the same cores.
+//   pnpm bench:scale   (BENCH_STREAMERS=6000, BENCH_UPDATE_MS=1000, BENCH_SECONDS=20, BENCH_CLIENT_PROCESSES=2,
+//                       BENCH_INSTANCES=1,2, BENCH_REDIS_URL=redis://127.0.0.1:6379,
+//                       BENCH_CPU_PROF=<dir>: a V8 CPU profile of each instance over the measured window)
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { Keypair } from '@solana/web3.js';
+import { Redis } from 'ioredis';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { benchDatabase, percentile } from './support.ts';
+import {
+  ask,
+  benchDatabase,
+  forkBench,
+  machineCpu,
+  nextMessage,
+  percentile,
+  processTable,
+  startClients,
+  treeCpu,
+} from './support.ts';
 
-const count = Number(process.env.BENCH_STREAMERS ?? 2000);
+const count = Number(process.env.BENCH_STREAMERS ?? 6000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 // Whole seconds: the clients time updates by their `duration`, which counts whole seconds.
 const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 1000);
 const clientProcesses = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
+const setups = (process.env.BENCH_INSTANCES ?? '1,2').split(',').map(Number);
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 const jwtSecret = randomBytes(24).toString('hex');
-const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-const tsx = {
-  execArgv: ['--import', 'tsx'],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as Array<'ignore' | 'inherit' | 'ipc'>,
-};
 
-type Message = Record<string, unknown> & { type: string };
-const nextMessage = (child: ChildProcess, type: string) =>
-  new Promise<Message>((resolve) => {
-    const on = (m: Message) => {
-      if (m.type === type) {
-        child.off('message', on);
-        resolve(m);
-      }
-    };
-    child.on('message', on);
-  });
-async function ask(child: ChildProcess, type: string) {
-  const answer = nextMessage(child, type);
-  child.send({ type });
-  return answer;
+/** Redis's process on this machine (its CPU time is read from /proc), or undefined when it runs elsewhere. */
+async function redisPid(): Promise<number | undefined> {
+  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+    const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))?.[1]);
+    const host = new URL(redisUrl).hostname;
+    return ['127.0.0.1', 'localhost', '::1'].includes(host) && pid ? pid : undefined;
+  } finally {
+    client.disconnect();
+  }
 }
 
 const db = await benchDatabase();
+const redis = await redisPid();
+if (profileDir) await mkdir(profileDir, { recursive: true });
 const dir = await mkdtemp(join(tmpdir(), 'strm-bench-scale-'));
 const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: jwtSecret, DATABASE_URL: db.url });
 const streamers = Array.from({ length: count }, (_v, i) => ({
@@ -69,17 +79,35 @@ const streamersFile = join(dir, 'streamers.json');
 await writeFile(streamersFile, JSON.stringify(streamers));
 const withTokens = streamers.map((s) => ({ ...s, token: issueAuthToken(config, s.wallet, systemClock) }));
 
+/** CPU seconds so far of each part of the benchmark, and of the machine. */
+function cpuNow(servers: ChildProcess[], clients: ChildProcess[]) {
+  const table = processTable();
+  const own = new Set([...servers, ...clients].map((c) => c.pid!));
+  // This process's other descendants: the embedded PostgreSQL (its server and backends).
+  let postgres = 0;
+  for (const p of table.values())
+    if (p.ppid === process.pid && !own.has(p.pid)) postgres += treeCpu(table, p.pid);
+  return {
+    servers: servers.map((s) => treeCpu(table, s.pid!)),
+    clients: clients.reduce((n, c) => n + treeCpu(table, c.pid!), 0),
+    postgres,
+    redis: redis === undefined ? Number.NaN : (table.get(redis)?.self ?? Number.NaN),
+    bench: table.get(process.pid)?.self ?? 0,
+    machine: machineCpu(),
+    at: Date.now(),
+  };
+}
+type CpuNow = ReturnType<typeof cpuNow>;
+
 async function scenario(instances: number) {
   // A clean slate: no open session, nothing credited.
   await db.prisma.$executeRaw`DELETE FROM mining_sessions`;
   await db.prisma.$executeRaw`DELETE FROM api_instances`;
   const run = randomBytes(4).toString('hex');
   const servers = Array.from({ length: instances }, () =>
-    fork(here('./scale-server.ts'), [], {
-      ...tsx,
-      // stderr piped: web3.js reports its failed PubSub reconnections to the stand-in chain address there.
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-      env: {
+    forkBench(
+      './scale-server.ts',
+      {
         ...process.env,
         BENCH_DATABASE_URL: db.url,
         BENCH_REDIS_URL: redisUrl,
@@ -88,7 +116,11 @@ async function scenario(instances: number) {
         BENCH_UPDATE_MS: String(intervalMs),
         BENCH_RUN: run,
       },
-    }),
+      {
+        // web3.js reports its failed PubSub reconnections to the stand-in chain address on stderr.
+        pipeStderr: true,
+      },
+    ),
   );
   for (const s of servers) {
     s.stderr?.on('data', (chunk: Buffer) => {
@@ -100,34 +132,32 @@ async function scenario(instances: number) {
     });
   }
   const ports = await Promise.all(servers.map(async (s) => (await nextMessage(s, 'ready')).port as number));
-  // The same client processes in both runs; with two instances each talks to one (a load balancer's job).
-  const clients = Array.from({ length: clientProcesses }, () =>
-    fork(here('./engine-clients.ts'), [], { ...tsx, env: process.env }),
-  );
-  const rampStart = Date.now();
-  await Promise.all(
-    clients.map((c, i) => {
-      const done = nextMessage(c, 'connected');
-      c.send({
-        type: 'run',
-        job: {
-          port: ports[i % instances],
-          intervalMs,
-          streamers: withTokens.filter((_s, j) => j % clientProcesses === i),
-        },
-      });
-      return done;
-    }),
-  );
-  const rampSeconds = (Date.now() - rampStart) / 1000;
-  await new Promise((r) => setTimeout(r, Math.max(1000, 2 * intervalMs)));
-  const before = await Promise.all(servers.map((s) => ask(s, 'stats')));
+  // The same client processes in both runs; with two instances each talks to one.
+  const { clients, rampSeconds } = await startClients(clientProcesses, ports, withTokens, intervalMs);
+  await new Promise((r) => setTimeout(r, Math.max(2000, 2 * intervalMs)));
+  const before = cpuNow(servers, clients);
+  // Resets each instance's event-loop delay histogram: the next stats cover the measured window.
+  await Promise.all(servers.map((s) => ask(s, 'stats')));
   for (const c of clients) c.send({ type: 'measure' });
+  if (profileDir) for (const s of servers) s.send({ type: 'profile-start' });
   const t0 = Date.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const reports = await Promise.all(clients.map((c) => ask(c, 'report')));
   const elapsed = (Date.now() - t0) / 1000;
-  const after = await Promise.all(servers.map((s) => ask(s, 'stats')));
+  const after = cpuNow(servers, clients);
+  if (profileDir) {
+    await Promise.all(
+      servers.map((s, i) => {
+        const written = nextMessage(s, 'profile-stop');
+        s.send({
+          type: 'profile-stop',
+          file: join(profileDir, `${instances}x-instance-${i + 1}.cpuprofile`),
+        });
+        return written;
+      }),
+    );
+  }
+  const statsAfter = await Promise.all(servers.map((s) => ask(s, 'stats')));
   for (const c of clients) c.kill();
   await Promise.all(
     servers.map((s) => {
@@ -137,13 +167,15 @@ async function scenario(instances: number) {
     }),
   );
   const sum = (k: string) => reports.reduce((n, r) => n + (r[k] as number), 0);
+  const reasons: Record<string, number> = {};
+  for (const r of reports) {
+    for (const [k, v] of Object.entries(r.reasons as Record<string, number>))
+      reasons[k] = (reasons[k] ?? 0) + v;
+  }
   const lateness = reports.flatMap((r) => r.lateness as number[]).sort((a, b) => a - b);
-  const cpu = (m: Message) => {
-    const c = m.cpu as { user: number; system: number };
-    return (c.user + c.system) / 1e6;
-  };
-  const serverCpu = after.reduce((n, a, i) => n + cpu(a) - cpu(before[i]!), 0);
   return {
+    instances,
+    reasons,
     started: sum('started'),
     errors: sum('errors'),
     startsPerSecond: sum('started') / rampSeconds,
@@ -151,31 +183,122 @@ async function scenario(instances: number) {
     duePerSecond: (sum('started') * 1000) / intervalMs,
     p50: percentile(lateness, 50),
     p99: percentile(lateness, 99),
-    serverCpuPercent: (serverCpu / elapsed) * 100,
-    live: after.reduce((n, a) => n + (a.live as number), 0),
+    live: statsAfter.reduce((n, a) => n + (a.live as number), 0),
+    lagMeanMs: Math.max(...statsAfter.map((a) => a.lagMeanMs as number)),
+    lagMaxMs: Math.max(...statsAfter.map((a) => a.lagMaxMs as number)),
+    elapsed,
+    before,
+    after,
   };
+}
+type Result = Awaited<ReturnType<typeof scenario>>;
+
+const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+/** Percent of one core between the two CPU readings around the measured window. */
+const pct = (r: Result, pick: (c: CpuNow) => number) =>
+  ((pick(r.after) - pick(r.before)) / ((r.after.at - r.before.at) / 1000)) * 100;
+const most = Math.max(...setups);
+
+function cpuRows(r: Result) {
+  const rows: Array<[string, number]> = Array.from({ length: most }, (_v, i) => [
+    `API instance ${i + 1}`,
+    i < r.instances ? pct(r, (c) => c.servers[i]!) : Number.NaN,
+  ]);
+  rows.push(
+    [`load generator (${clientProcesses} client processes)`, pct(r, (c) => c.clients)],
+    ['PostgreSQL (embedded, all backends)', pct(r, (c) => c.postgres)],
+    ['Redis (shared with other sessions)', pct(r, (c) => c.redis)],
+    ['this benchmark process', pct(r, (c) => c.bench)],
+  );
+  const machineBusy = pct(r, (c) => c.machine.busy);
+  const ours = rows.reduce((n, [, v]) => n + (Number.isFinite(v) ? v : 0), 0);
+  rows.push(
+    ['everything else (other sessions, CI)', machineBusy - ours],
+    ['stolen by the hypervisor', pct(r, (c) => c.machine.steal)],
+  );
+  const capacity = pct(r, (c) => c.machine.total);
+  return { rows, machineBusy, capacity };
 }
 
 console.log(
   `scale benchmark: ${count} streamers, updates every ${intervalMs} ms, ${seconds} s measured, ${clientProcesses} client processes, ${cpus().length} CPU cores, load average ${loadavg()[0]!.toFixed(1)}`,
 );
-const one = await scenario(1);
-const two = await scenario(2);
-const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-const row = (label: string, a: string, b: string) =>
-  console.log(`  ${label.padEnd(36)}${a.padStart(14)}${b.padStart(14)}`);
-row('', '1 instance', '2 instances');
-row('streams started / refused', `${one.started}/${one.errors}`, `${two.started}/${two.errors}`);
-row('sessions live (sum of instances)', f(one.live), f(two.live));
-row('stream starts per second', f(one.startsPerSecond), f(two.startsPerSecond));
-row('mining-updates delivered per second', f(one.updatesPerSecond), f(two.updatesPerSecond));
-row('mining-updates due per second', f(one.duePerSecond), f(two.duePerSecond));
-row('lateness p50 (ms)', f(one.p50), f(two.p50));
-row('lateness p99 (ms)', f(one.p99), f(two.p99));
-row('server CPU (% of one core, all instances)', f(one.serverCpuPercent), f(two.serverCpuPercent));
-console.log(
-  `  ratio 2/1: updates delivered ${f(two.updatesPerSecond / one.updatesPerSecond, 2)}×, stream starts ${f(two.startsPerSecond / one.startsPerSecond, 2)}× (target ≥ 1.8×: ${two.updatesPerSecond / one.updatesPerSecond >= 1.8 ? 'met' : 'not met'})`,
+const results: Result[] = [];
+for (const n of setups) results.push(await scenario(n));
+
+for (const r of results) {
+  // Refusals, disconnections and sessions ended early, by cause (none when all went well).
+  if (Object.keys(r.reasons).length)
+    console.log(`  ${r.instances} instance(s): ${JSON.stringify(r.reasons)}`);
+}
+const head = (label: string, cells: string[]) =>
+  console.log(`  ${label.padEnd(44)}${cells.map((c) => c.padStart(14)).join('')}`);
+head(
+  '',
+  results.map((r) => `${r.instances} instance${r.instances > 1 ? 's' : ''}`),
 );
+const line = (label: string, cell: (r: Result) => string) => head(label, results.map(cell));
+line('streams started / refused', (r) => `${r.started}/${r.errors}`);
+line('sessions live (sum of instances)', (r) => f(r.live));
+line('stream starts per second (ramp)', (r) => f(r.startsPerSecond));
+line('mining-updates due per second', (r) => f(r.duePerSecond));
+line('mining-updates delivered per second', (r) => f(r.updatesPerSecond));
+line('lateness p50 (ms)', (r) => f(r.p50));
+line('lateness p99 (ms)', (r) => f(r.p99));
+line('event-loop delay, mean / max (ms, worst instance)', (r) => `${f(r.lagMeanMs)}/${f(r.lagMaxMs)}`);
+console.log('  CPU over the measured window, % of one core:');
+const cpu = results.map(cpuRows);
+const labels = [...new Set(cpu.flatMap((c) => c.rows.map(([l]) => l)))];
+for (const label of labels) {
+  head(
+    `  ${label}`,
+    cpu.map((c) => f(c.rows.find(([l]) => l === label)?.[1] ?? Number.NaN)),
+  );
+}
+head(
+  '  machine busy / all cores',
+  cpu.map((c) => `${f(c.machineBusy)}/${f(c.capacity)}`),
+);
+/** CPU milliseconds per 1,000 updates delivered: of the instances, and of the rest of the benchmark. */
+const perThousand = (r: Result, cpuPercent: number) => (cpuPercent * 10) / (r.updatesPerSecond / 1000);
+const apiCost = (r: Result) =>
+  perThousand(
+    r,
+    r.before.servers.reduce((n, _s, i) => n + pct(r, (c) => c.servers[i]!), 0),
+  );
+const restCost = (r: Result) =>
+  perThousand(
+    r,
+    pct(r, (c) => c.clients) +
+      pct(r, (c) => c.postgres) +
+      (Number.isFinite(pct(r, (c) => c.redis)) ? pct(r, (c) => c.redis) : 0),
+  );
+line('API CPU ms per 1,000 updates delivered', (r) => f(apiCost(r), 1));
+line('clients + PostgreSQL + Redis CPU ms per 1,000', (r) => f(restCost(r), 1));
+
+const one = results.find((r) => r.instances === 1);
+const two = results.find((r) => r.instances === 2);
+if (one && two) {
+  const ratio = two.updatesPerSecond / one.updatesPerSecond;
+  console.log(
+    `  ratio 2/1: updates delivered ${f(ratio, 2)}×, stream starts ${f(two.startsPerSecond / one.startsPerSecond, 2)}× (target ≥ 1.8×: ${ratio >= 1.8 ? 'met' : 'not met'})`,
+  );
+  const busy = cpu[results.indexOf(two)]!;
+  if (busy.machineBusy >= 0.9 * busy.capacity) {
+    console.log(
+      `  with two instances the machine was busy ${f(busy.machineBusy)}% of ${f(busy.capacity)}% (other sessions ${f(busy.rows.find(([l]) => l.startsWith('everything else'))![1])}%): the cores, not the instances, were the limit`,
+    );
+  }
+  // What the machine allows at best, from the measured costs: one instance saturates one core; two can use
+  // every core only alongside the clients, PostgreSQL and Redis, which need CPU in proportion to the updates.
+  const cores = cpus().length;
+  const api = (apiCost(one) + apiCost(two)) / 2;
+  const rest = (restCost(one) + restCost(two)) / 2;
+  const bound = Math.min(2, (cores * api) / (api + rest));
+  console.log(
+    `  at best on ${cores} idle cores: one instance ${f(1e6 / api)} updates/s (a core), two ${f(Math.min(2e6 / api, (cores * 1e6) / (api + rest)))} updates/s (the cores shared with the clients and databases): ${f(bound, 2)}×`,
+  );
+}
 await db.stop();
 await rm(dir, { recursive: true, force: true });
 process.exit(0);

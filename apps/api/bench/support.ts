@@ -1,5 +1,8 @@
 // What the API benchmarks share: a real PostgreSQL (embedded, in a temporary directory) with the schema
-// migrated and the default tiers seeded.
+// migrated and the default tiers seeded; their child processes (TypeScript through tsx, spoken to over IPC);
+// and the CPU time of processes and of the machine.
+import { type ChildProcess, fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,4 +32,136 @@ export async function benchDatabase(): Promise<{ url: string; prisma: PrismaClie
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** CPU time of processes, from /proc (Linux): what each process of a benchmark used, and the machine. */
+export interface ProcessCpu {
+  pid: number;
+  ppid: number;
+  /** User + system seconds of the process itself. */
+  self: number;
+  /** User + system seconds of its children that have exited and were waited for. */
+  reaped: number;
+}
+
+const TICKS_PER_SECOND = 100;
+
+export function processTable(): Map<number, ProcessCpu> {
+  const table = new Map<number, ProcessCpu>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // The command name may hold spaces and parentheses: the fields follow the last ')'.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    table.set(Number(name), {
+      pid: Number(name),
+      ppid: Number(f[1]),
+      self: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND,
+      reaped: (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND,
+    });
+  }
+  return table;
+}
+
+/** CPU seconds of `pid` and every live descendant (and what their exited children used). */
+export function treeCpu(table: Map<number, ProcessCpu>, pid: number, skip: ReadonlySet<number> = new Set()) {
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = table.get(stack.pop()!);
+    if (!p) continue;
+    total += p.self + p.reaped;
+    for (const child of table.values())
+      if (child.ppid === p.pid && !skip.has(child.pid)) stack.push(child.pid);
+  }
+  return total;
+}
+
+/**
+ * CPU seconds of the whole machine, all cores (/proc/stat): busy, stolen by the hypervisor (wanted but
+ * given to another guest) and the total.
+ */
+export function machineCpu(): { busy: number; steal: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.split(/\s+/).slice(1).map(Number);
+  const busy = user! + nice! + system! + irq! + softirq!;
+  return {
+    busy: busy / TICKS_PER_SECOND,
+    steal: steal! / TICKS_PER_SECOND,
+    total: (busy + steal! + idle! + iowait!) / TICKS_PER_SECOND,
+  };
+}
+
+export type Message = Record<string, unknown> & { type: string };
+
+/** A benchmark process from a TypeScript file beside this one (stdout and stderr inherited unless given). */
+export function forkBench(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  options: { execArgv?: string[]; pipeStderr?: boolean } = {},
+): ChildProcess {
+  return fork(new URL(file, import.meta.url), [], {
+    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    stdio: ['ignore', 'inherit', options.pipeStderr ? 'pipe' : 'inherit', 'ipc'],
+    env,
+  });
+}
+
+export function nextMessage(child: ChildProcess, type: string): Promise<Message> {
+  return new Promise((resolve) => {
+    const on = (m: Message) => {
+      if (m.type === type) {
+        child.off('message', on);
+        resolve(m);
+      }
+    };
+    child.on('message', on);
+  });
+}
+
+/** Sends `{ type }` and waits for the answer of the same type. */
+export async function ask(child: ChildProcess, type: string): Promise<Message> {
+  const answer = nextMessage(child, type);
+  child.send({ type });
+  return answer;
+}
+
+export interface BenchStreamer {
+  wallet: string;
+  token: string;
+  username: string;
+}
+
+/**
+ * The client processes (bench/engine-clients.ts), each given every n-th streamer and, with several servers,
+ * one server's port (a load balancer's job); resolves once every stream is started or refused.
+ */
+export async function startClients(
+  processes: number,
+  ports: number[],
+  streamers: BenchStreamer[],
+  intervalMs: number,
+): Promise<{ clients: ChildProcess[]; rampSeconds: number }> {
+  const clients = Array.from({ length: processes }, () => forkBench('./engine-clients.ts', process.env));
+  const rampStart = Date.now();
+  await Promise.all(
+    clients.map((c, i) => {
+      const done = nextMessage(c, 'connected');
+      c.send({
+        type: 'run',
+        job: {
+          port: ports[i % ports.length],
+          intervalMs,
+          streamers: streamers.filter((_s, j) => j % processes === i),
+        },
+      });
+      return done;
+    }),
+  );
+  return { clients, rampSeconds: (Date.now() - rampStart) / 1000 };
 }
