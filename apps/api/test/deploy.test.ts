@@ -3,7 +3,7 @@
 // this machine the way the containers run them (the image's install, start and health check commands).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -248,6 +248,19 @@ describe('the services’ commands, without Docker', () => {
     await writeFile(join(srv, 'web', 'index.html'), '<!doctype html><title>STRM</title>');
     const cmd = JSON.parse(instructions('api', 'CMD')[0]!) as string[];
     expect(cmd[0]).toBe('node');
+    // No development tooling in the image: the local chain's launcher is not installed, and the compiled
+    // API imports it only dynamically (local mode, which production refuses), never when it loads; so the
+    // start below, on these files alone, also proves it is not loaded.
+    expect(existsSync(join(srv, 'node_modules', '@strm'))).toBe(false);
+    expect(existsSync(join(srv, 'apps', 'api', 'node_modules', '@strm'))).toBe(false);
+    const dist = join(srv, 'apps', 'api', 'dist');
+    let dynamicOnly = 0;
+    for (const chunk of (await readdir(dist)).filter((f) => f.endsWith('.js'))) {
+      const code = await readFile(join(dist, chunk), 'utf8');
+      expect(code).not.toMatch(/(from|import)\s*["']@strm\/local-chain["']/);
+      dynamicOnly += code.match(/import\(["']@strm\/local-chain["']\)/g)?.length ?? 0;
+    }
+    expect(dynamicOnly).toBeGreaterThan(0);
 
     const port = await freePort();
     const dotEnv = {

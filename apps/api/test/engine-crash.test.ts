@@ -5,12 +5,16 @@ import { readKeypair } from '@strm/local-chain';
 import { freePort } from '@strm/testing';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
-import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { signPayout } from '../src/services/rewards/treasury.ts';
-import { activatedWallet, startTestChain, type TestChain, tokenUnits, waitFor } from './engine-harness.ts';
+import {
+  activatedWallet,
+  processClient,
+  startTestChain,
+  type TestChain,
+  tokenUnits,
+  waitFor,
+} from './engine-harness.ts';
 import { type RunningApi, startApiProcess } from './process.ts';
 import { createTestDatabase } from './support.ts';
 
@@ -48,18 +52,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-const config = () => loadConfig({ NODE_ENV: 'test', JWT_SECRET, DATABASE_URL: 'postgres://x/y' });
-const tokenFor = (wallet: string) => issueAuthToken(config(), wallet, systemClock);
-
-async function call(url: string, wallet: string, method: string, path: string, body: unknown) {
-  const res = await fetch(`${url}/api/v1${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokenFor(wallet)}` },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const { tokenFor, call } = processClient(JWT_SECRET);
 
 async function liveStreamer(url: string) {
   const { keypair } = await activatedWallet(chain);

@@ -24,7 +24,9 @@ import {
 import type { ClientEventName, ServerEventName } from '@strm/shared';
 import { freePortPair } from '@strm/testing';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
 import { createChain } from '../src/chain.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
@@ -55,6 +57,22 @@ export async function startTestChain(): Promise<TestChain> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test file's local chain and engine server: started before its tests, handed to `use`, stopped after. */
+export function useEngineServer(use: (chain: TestChain, server: EngineServer) => void): void {
+  let chain: TestChain | undefined;
+  let server: EngineServer | undefined;
+  beforeAll(async () => {
+    chain = await startTestChain();
+    server = await startEngineServer(chain);
+    use(chain, server);
+  }, 180_000);
+  afterAll(async () => {
+    await server?.close();
+    await server?.drop();
+    await chain?.stop();
+  });
 }
 
 export interface EngineServer {
@@ -323,4 +341,23 @@ export async function startStream(s: TestStreamer & { socket: Client }, tier = '
     { platform: 'demo', wallet: s.wallet, username: s.username, tier },
     ['stream-started', 'room-error', 'error', 'dailyLimitReached'],
   );
+}
+
+/**
+ * Requests to API processes (test/process.ts) that sign their tokens with `jwtSecret`: a wallet's session
+ * token, and an authenticated REST call that throws on any answer but 2xx.
+ */
+export function processClient(jwtSecret: string) {
+  const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: jwtSecret, DATABASE_URL: 'postgres://x/y' });
+  const tokenFor = (wallet: string) => issueAuthToken(config, wallet, systemClock);
+  async function call(url: string, wallet: string, method: string, path: string, body: unknown) {
+    const res = await fetch(`${url}/api/v1${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokenFor(wallet)}` },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  }
+  return { tokenFor, call };
 }

@@ -3,7 +3,7 @@ import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from 
 import { Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { readKeypair } from '@strm/local-chain';
 import bs58 from 'bs58';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { ClaimService } from '../src/services/rewards/claims.ts';
 import {
@@ -13,10 +13,9 @@ import {
   readyStreamer,
   request,
   selfTransfer,
-  startEngineServer,
   startStream,
-  startTestChain,
   type TestChain,
+  useEngineServer,
   tokenUnits,
 } from './engine-harness.ts';
 
@@ -25,14 +24,9 @@ const H = 3_600_000;
 
 let chain: TestChain;
 let server: EngineServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  server = await startEngineServer(chain);
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await server?.drop();
-  await chain?.stop();
+useEngineServer((c, s) => {
+  chain = c;
+  server = s;
 });
 
 const treasury = () => new PublicKey(chain.local.info.treasuryTokenAccount);

@@ -1,6 +1,6 @@
 // The mining engine end to end: socket.io-client against a real server, real PostgreSQL, the local chain,
 // the demo platform and a fake clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   connect,
   deactivate,
@@ -9,10 +9,9 @@ import {
   readyStreamer,
   recorder,
   request,
-  startEngineServer,
   startStream,
-  startTestChain,
   type TestChain,
+  useEngineServer,
   waitFor,
 } from './engine-harness.ts';
 
@@ -21,14 +20,9 @@ const H = 3_600_000;
 
 let chain: TestChain;
 let server: EngineServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  server = await startEngineServer(chain);
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await server?.drop();
-  await chain?.stop();
+useEngineServer((c, s) => {
+  chain = c;
+  server = s;
 });
 
 const pending = async (wallet: string) =>
