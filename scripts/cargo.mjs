@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Runs cargo with the project's shared target directory (outside the clone), so CI and later
 // sessions reuse the long first build of the agave crates. `cargo test` output is also kept in
-// .test-reports/ for the closing summary.
-import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+// .test-reports/ for the closing summary. After a build of the local chain, this clone's own build of it is
+// copied to <clone>/target/local-chain/strm-local-chain, which is what the local chain launcher runs.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,5 +47,44 @@ child.stdout.on('data', (chunk) => {
 child.on('exit', (code) => {
   clearTimeout(slowNotice);
   report?.end();
+  const buildsLocalChain = args.includes('strm-local-chain') || !args.includes('-p');
+  if (code === 0 && args[0] === 'build' && buildsLocalChain) process.exit(keepOwnLocalChain(Date.now()));
   process.exit(code ?? 1);
 });
+
+/**
+ * Every clone and worktree builds into the one shared target dir, where cargo links the local chain to the
+ * same <target>/<profile>/strm-local-chain whichever clone built it; a clone that ran that file could run
+ * another clone's build, or see it replaced while running. So after its build the clone copies it to its own
+ * <clone>/target/local-chain/strm-local-chain (which the launcher runs): under cargo's own lock on the build
+ * directory (flock), unless another build was linked there since this one ended (then it builds again), to a
+ * temporary name renamed into place, so a chain that is starting never sees half a file.
+ */
+function keepOwnLocalChain(builtAt) {
+  const dir = join(env.CARGO_TARGET_DIR, profile);
+  const built = join(dir, 'strm-local-chain');
+  const destination = join(root, 'target', 'local-chain');
+  mkdirSync(destination, { recursive: true });
+  const temporary = join(destination, `.strm-local-chain.${process.pid}`);
+  const copyUnlessRelinked = `const fs = require('node:fs');
+    if (fs.statSync(${JSON.stringify(built)}).ctimeMs > ${builtAt}) process.exit(3);
+    fs.copyFileSync(${JSON.stringify(built)}, ${JSON.stringify(temporary)});`;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    let copy = spawnSync('flock', [join(dir, '.cargo-lock'), process.execPath, '-e', copyUnlessRelinked], {
+      stdio: 'inherit',
+    });
+    // Without util-linux's flock (not on every machine), the same copy without the lock.
+    if (copy.error) copy = spawnSync(process.execPath, ['-e', copyUnlessRelinked], { stdio: 'inherit' });
+    if (copy.status === 0) {
+      renameSync(temporary, join(destination, 'strm-local-chain'));
+      return 0;
+    }
+    if (copy.status !== 3) return copy.status ?? 1;
+    console.error('Another clone built the local chain meanwhile; building this clone’s again.');
+    const again = spawnSync('cargo', args, { cwd: root, env, stdio: 'inherit' });
+    if (again.status !== 0) return again.status ?? 1;
+    builtAt = Date.now();
+  }
+  console.error('Other clones kept building the local chain; try again.');
+  return 1;
+}

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection, type PublicKey } from '@solana/web3.js';
@@ -52,17 +51,19 @@ export function assertNotProduction(): void {
 
 /**
  * The chain's executable: STRM_LOCAL_CHAIN_BINARY when set (a prebuilt one, which is then never rebuilt),
- * else cargo's in the shared target dir. Worktrees of one repository share that target dir and cargo names
- * the workspace's artifacts alike in all of them, so a test that must run exactly its own build copies it
- * away and names it here.
+ * else this clone's own copy of its build, <repo>/target/local-chain/strm-local-chain, that
+ * scripts/cargo.mjs makes after each build (clones and worktrees share cargo's target dir, where the file
+ * cargo links is whichever clone built last).
  */
 export function binaryPath(): string {
   if (process.env.STRM_LOCAL_CHAIN_BINARY) return process.env.STRM_LOCAL_CHAIN_BINARY;
-  const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache', 'strm-target');
-  return join(target, 'debug', 'strm-local-chain');
+  return join(repoRoot, 'target', 'local-chain', 'strm-local-chain');
 }
 
-/** Builds the chain (a no-op when it is up to date) with the project's shared cargo target dir. */
+/**
+ * Builds the chain (a no-op when it is up to date) with the project's shared cargo target dir, and copies
+ * this clone's build to binaryPath().
+ */
 export function buildLocalChain(): void {
   if (process.env.STRM_LOCAL_CHAIN_BINARY) return;
   const result = spawnSync(
