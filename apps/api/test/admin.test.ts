@@ -151,6 +151,7 @@ describe('admins', () => {
         isAdmin: true,
         timezone: 'UTC',
         timezoneChangedTimes: 0,
+        timezoneSetAt: null,
         activeTier: null,
         tierActivatedAt: null,
         miningRate: 0,

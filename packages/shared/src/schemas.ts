@@ -146,6 +146,11 @@ export const streamerSchema = z.object({
   isAdmin: z.boolean(),
   timezone: z.string(),
   timezoneChangedTimes: z.number().int().nonnegative(),
+  /**
+   * When the streamer's zone was first set (null: never; the zone is the 'UTC' default). The web app then
+   * sends the browser's zone, which is not counted as a change.
+   */
+  timezoneSetAt: isoTime.nullable(),
   /** The tier active on chain (null when inactive) and when it was activated. */
   activeTier: z.string().nullable().optional(),
   tierActivatedAt: isoTime.nullable().optional(),
@@ -215,6 +220,13 @@ export const updateUsernameRequestSchema = z.object({
     .regex(/^@?[A-Za-z0-9_.]+$/, 'Invalid username'),
 });
 export const timezoneRequestSchema = z.object({ timezone: timezoneSchema });
+/** PUT /streamer/timezone's answer: the zone now in force and how many changes have been made. */
+export const timezoneResponseSchema = z.object({
+  success: z.boolean(),
+  timezone: z.string(),
+  timezoneChangedTimes: z.number().int().nonnegative(),
+  timezoneSetAt: isoTime,
+});
 /** Admin only: set a streamer's pending reward (whole tokens, up to 6 decimals), with an audit record. */
 export const pendingRewardRequestSchema = z.strictObject({
   wallet: walletSchema,

@@ -45,11 +45,17 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Debian's Chromium (`CHROMIUM_PATH` to override), headless, with a fresh profile removed on close. */
-export async function launchChromium(): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(
+  options: {
+    /** The time zone pages see (Intl), e.g. 'Asia/Tokyo'; the machine's by default. */
+    timezoneId?: string;
+  } = {},
+): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
   const profile = await mkdtemp(join(tmpdir(), 'strm-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
+    ...options,
   });
   return {
     browser,

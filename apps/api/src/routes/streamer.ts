@@ -30,6 +30,7 @@ export function streamerRouter(deps: AppDeps, mining: Mining): Router {
       isAdmin: admin,
       timezone: row?.timezone ?? 'UTC',
       timezoneChangedTimes: row?.timezoneChangedTimes ?? 0,
+      timezoneSetAt: row?.timezoneSetAt?.toISOString() ?? null,
       activeTier: row?.tierName ?? null,
       tierActivatedAt: row?.tierActivatedAt?.toISOString() ?? null,
       miningRate: rate.miningRate,

@@ -29,17 +29,24 @@ export async function changeTimezone(
     const [row] = await tx.$queryRaw<{ timezone: string; changed: number; setAt: Date | null }[]>`
       SELECT timezone, timezone_changed_times AS changed, timezone_set_at AS "setAt"
         FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
-    if (!row?.setAt) {
-      const first = await tx.streamer.update({ where: { wallet }, data: { timezone, timezoneSetAt: now } });
-      return { timezone: first.timezone, timezoneChangedTimes: first.timezoneChangedTimes };
-    }
-    if (row.timezone === timezone) return { timezone, timezoneChangedTimes: row.changed };
-    if (row.changed > TIMEZONE_MAX_CHANGES) throw new SettingsError(409, SERVER_MESSAGES.timezoneLimit);
-    const updated = await tx.streamer.update({
-      where: { wallet },
-      data: { timezone, timezoneChangedTimes: { increment: 1 } },
+    const answer = (s: { timezone: string; timezoneChangedTimes: number; timezoneSetAt: Date | null }) => ({
+      timezone: s.timezone,
+      timezoneChangedTimes: s.timezoneChangedTimes,
+      timezoneSetAt: (s.timezoneSetAt ?? now).toISOString(),
     });
-    return { timezone: updated.timezone, timezoneChangedTimes: updated.timezoneChangedTimes };
+    if (!row?.setAt) {
+      return answer(await tx.streamer.update({ where: { wallet }, data: { timezone, timezoneSetAt: now } }));
+    }
+    if (row.timezone === timezone) {
+      return answer({ timezone, timezoneChangedTimes: row.changed, timezoneSetAt: row.setAt });
+    }
+    if (row.changed > TIMEZONE_MAX_CHANGES) throw new SettingsError(409, SERVER_MESSAGES.timezoneLimit);
+    return answer(
+      await tx.streamer.update({
+        where: { wallet },
+        data: { timezone, timezoneChangedTimes: { increment: 1 } },
+      }),
+    );
   });
 }
 

@@ -1,6 +1,11 @@
-import { miningStatsSchema, tokenBalanceResponseSchema, type Streamer } from '@strm/shared';
+import {
+  miningStatsSchema,
+  type Streamer,
+  timezoneResponseSchema,
+  tokenBalanceResponseSchema,
+} from '@strm/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { useEffect, useRef } from 'react';
 import { apiRequest } from '../../lib/api.ts';
 
 /** The wallet's token balance as the server reads it from the chain. */
@@ -20,14 +25,12 @@ export function useMiningStats(wallet: string) {
   });
 }
 
-const timezoneAnswer = z.object({ timezone: z.string(), timezoneChangedTimes: z.number() });
-
 export function useChangeTimezone(wallet: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (timezone: string) =>
-      apiRequest('/streamer/timezone', timezoneAnswer, { method: 'PUT', body: { timezone } }),
-    onSuccess: (answer) => {
+      apiRequest('/streamer/timezone', timezoneResponseSchema, { method: 'PUT', body: { timezone } }),
+    onSuccess: ({ success: _, ...answer }) => {
       client.setQueryData(['streamer', wallet], (old: { streamer: Streamer } | undefined) =>
         old ? { ...old, streamer: { ...old.streamer, ...answer } } : old,
       );
@@ -35,6 +38,34 @@ export function useChangeTimezone(wallet: string) {
       void client.invalidateQueries({ queryKey: ['mining-stats', wallet] });
     },
   });
+}
+
+/** The browser's IANA time zone (Intl), or null when the runtime names none. */
+export function browserTimezone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * First sign-in: a streamer whose zone was never set (timezoneSetAt null) gets the browser's, once. The
+ * server does not count it as a change, so the two changes of the spec remain. Its failure is not the
+ * user's doing and is not shown: the zone stays UTC and can still be chosen.
+ */
+export function useInitialTimezone(wallet: string, streamer: Pick<Streamer, 'timezoneSetAt'>) {
+  const initial = useChangeTimezone(wallet);
+  const sent = useRef(false);
+  const { mutate } = initial;
+  useEffect(() => {
+    if (sent.current || streamer.timezoneSetAt !== null) return;
+    const zone = browserTimezone();
+    if (!zone) return;
+    sent.current = true;
+    mutate(zone);
+  }, [streamer.timezoneSetAt, mutate]);
+  return initial;
 }
 
 /** After a tier action or a collect: balances and the streamer's record change. */

@@ -12,7 +12,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Card, CardTitle, Field, Select, Spinner } from '../../../components/ui/index.ts';
 import { addressExplorerUrl, useClientConfig } from '../../client-config/index.ts';
-import { useChangeTimezone, useTokenBalance } from '../api.ts';
+import { useChangeTimezone, useInitialTimezone, useTokenBalance } from '../api.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 
 export type MiningStatus = keyof typeof MINING_MESSAGES.status;
@@ -99,12 +99,15 @@ export function TimezoneSelector({
   isLive: boolean;
 }) {
   const change = useChangeTimezone(wallet);
+  const initial = useInitialTimezone(wallet, streamer);
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     const timer = setInterval(() => setNow(new Date()), INTERVALS_MS.timezoneClock);
     return () => clearInterval(timer);
   }, []);
-  const options = useMemo(() => zones(streamer.timezone), [streamer.timezone]);
+  const pending = change.isPending ? change : initial.isPending ? initial : null;
+  const shown = pending?.variables ?? streamer.timezone;
+  const options = useMemo(() => zones(shown), [shown]);
   const exhausted = streamer.timezoneChangedTimes > TIMEZONE_MAX_CHANGES;
   const rule = isLive
     ? SERVER_MESSAGES.timezoneWhileLive
@@ -123,8 +126,8 @@ export function TimezoneSelector({
       error={change.error instanceof Error ? change.error.message : undefined}
     >
       <Select
-        value={streamer.timezone}
-        disabled={Boolean(rule) || change.isPending}
+        value={shown}
+        disabled={Boolean(rule) || pending !== null}
         onChange={(e) => change.mutate(e.target.value)}
       >
         {options.map((z) => (
