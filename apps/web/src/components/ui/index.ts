@@ -6,5 +6,6 @@ export { Button, type ButtonProps } from './Button.tsx';
 export { Card, CardTitle } from './Card.tsx';
 export { cn } from './cn.ts';
 export { Field, Input, Select, Textarea } from './Field.tsx';
+export { ProgressBar } from './ProgressBar.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';
 export { ToastProvider, useToast } from './Toast.tsx';

@@ -16,7 +16,16 @@ import {
   type Tier,
 } from '@strm/shared';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, CardTitle, Field, Input, Spinner } from '../../components/ui/index.ts';
+import {
+  Alert,
+  Button,
+  Card,
+  CardTitle,
+  Field,
+  Input,
+  ProgressBar,
+  Spinner,
+} from '../../components/ui/index.ts';
 import { LOADING_TIERS, tiersErrorMessage, useTiers } from '../tiers/index.ts';
 
 export const CALCULATOR_MESSAGES = {
@@ -54,7 +63,6 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
   const bounds = hoursPerDayBounds(tier);
   const rate = tier ? rateAfterDays(tier, days) : 0;
   const earnings = calculatorEarnings(hours, rate);
-  const progress = tier && tier.hourly_max_rate > 0 ? Math.min(100, (rate / tier.hourly_max_rate) * 100) : 0;
 
   function chooseTier(next: Tier) {
     setTierId(next.id);
@@ -170,16 +178,12 @@ export function MiningCalculator({ marketPrice }: { marketPrice: number | null }
                 {formatNumber(rate)} {PRODUCT}/h
               </span>
             </p>
-            <div
-              role="progressbar"
-              aria-label="Mining rate against the tier's max rate"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={Math.round(progress)}
-              className="mt-2 h-2 overflow-hidden rounded-full bg-slate-800"
-            >
-              <div className="h-full bg-violet-500" style={{ width: `${progress}%` }} />
-            </div>
+            <ProgressBar
+              label="Mining rate against the tier's max rate"
+              value={rate}
+              max={tier?.hourly_max_rate ?? 0}
+              className="mt-2"
+            />
           </div>
         </div>
       </div>

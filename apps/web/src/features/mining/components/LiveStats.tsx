@@ -10,7 +10,7 @@ import {
   type StreamPlatform,
 } from '@strm/shared';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Card, CardTitle, cn, Spinner } from '../../../components/ui/index.ts';
+import { Card, CardTitle, cn, ProgressBar, Spinner } from '../../../components/ui/index.ts';
 import { emitSocket, type SocketState, useSocketEvent } from '../../../lib/socket.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 
@@ -66,13 +66,6 @@ export function LiveStats({
   const remainingDaily = Math.max(0, dailyLimit - dailyUsed);
   const amber = dailyLimit > 0 && remainingDaily < DAILY_LIMIT_WARNING_SECONDS;
   const rate = live.isLive ? live.miningRate : (stats?.miningRate ?? 0);
-  const progress =
-    remainingToIncrease === null
-      ? 100
-      : Math.min(
-          100,
-          ((RATE_INCREASE_PERIOD_SECONDS - remainingToIncrease) / RATE_INCREASE_PERIOD_SECONDS) * 100,
-        );
 
   return (
     <Card as="section" aria-labelledby="live-title">
@@ -110,16 +103,13 @@ export function LiveStats({
           </span>
           {rateHint && <output className="ml-2 text-emerald-300">{MINING_MESSAGES.rateIncreased}</output>}
         </p>
-        <div
-          role="progressbar"
-          aria-label="Progress to the next rate increase (10 days)"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(progress)}
-          className="mt-2 h-2 overflow-hidden rounded-full bg-slate-800"
-        >
-          <div className="h-full bg-emerald-500" style={{ width: `${progress}%` }} />
-        </div>
+        <ProgressBar
+          label="Progress to the next rate increase (10 days)"
+          value={RATE_INCREASE_PERIOD_SECONDS - (remainingToIncrease ?? 0)}
+          max={RATE_INCREASE_PERIOD_SECONDS}
+          tone="success"
+          className="mt-2"
+        />
       </div>
       {stats && stats.recentSessions.length > 0 && (
         <div className="mt-6">
