@@ -26,7 +26,8 @@ const onChainUnits = async () =>
 const status = () => page.getByTestId('mining-status').textContent();
 
 beforeAll(async () => {
-  chromium = await launchChromium();
+  // The browser's time zone, which the dashboard records at first sign-in.
+  chromium = await launchChromium({ timezoneId: 'Asia/Tokyo' });
   product = await startProduct({
     ADMIN_WALLETS: admin.publicKey.toBase58(),
     MINING_UPDATE_INTERVAL_MS: '500',
@@ -79,6 +80,15 @@ describe('a streamer from a new wallet to collected rewards', () => {
     expect(await page.getByRole('link', { name: 'View on explorer' }).getAttribute('href')).toContain(wallet);
     await page.getByTestId('tier-card-9').waitFor();
     expect(await page.locator('[data-testid^="tier-card-"]').count()).toBe(9);
+    // First sign-in: the browser's time zone, not counted as a change.
+    const zone = page.getByRole('combobox', { name: 'Time zone' });
+    await expect.poll(() => zone.inputValue()).toBe('Asia/Tokyo');
+    await expect.poll(() => zone.isEnabled()).toBe(true);
+    const record = await callApi(product.url, token, 'GET', `/streamer?wallet=${wallet}`);
+    expect((record.body as { streamer: object }).streamer).toMatchObject({
+      timezone: 'Asia/Tokyo',
+      timezoneChangedTimes: 0,
+    });
     // Nothing pending yet: Collect is disabled.
     expect(await page.getByRole('button', { name: 'Collect Rewards' }).isDisabled()).toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -104,6 +114,10 @@ describe('a streamer from a new wallet to collected rewards', () => {
     for (const [name, size] of Object.entries(VIEWPORTS)) {
       await page.setViewportSize(size);
       await screenshot(page, `dashboard-${name}`);
+      // Usable at phone width: nothing overflows sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(
+        size.width,
+      );
     }
     await page.setViewportSize(VIEWPORTS.desktop);
   });

@@ -204,8 +204,19 @@ describe('signing in and registering for the beta', () => {
     ).toBe(200);
 
     const userPage = await walletPage(user);
+    // The account cannot be read at first: the dashboard says so and offers to try again.
+    await userPage.route('**/api/v1/streamer?*', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"x","message":"x"}' }),
+    );
     await connect(userPage);
+    await userPage
+      .getByRole('alert')
+      .filter({ hasText: 'Your account could not be loaded.' })
+      .waitFor({ timeout: 30_000 });
+    await userPage.unroute('**/api/v1/streamer?*');
+    await userPage.getByRole('button', { name: 'Try again' }).click();
     await userPage.getByText('v1.1.0-Beta').waitFor();
+    await userPage.getByTestId('tier-card-1').waitFor();
     expect(await userPage.getByRole('button', { name: 'Disconnect', exact: true }).isVisible()).toBe(true);
     expect(await userPage.getByRole('button', { name: 'Turn Maintenance Mode On' }).count()).toBe(0);
 

@@ -8,7 +8,6 @@ export const SERVER_MESSAGES = {
   deactivateWhileLive: 'Cannot deactivate tier while mining is active',
   oneTierOnly: 'Only 1 tier can be active at a time',
   tierNotFound: 'Tier not found',
-  tiersNotFound: 'Tiers not found',
   // Market data (GET /market).
   marketFetchFailed: 'Failed to fetch market data',
   marketInvalidFormat: 'Invalid response format',

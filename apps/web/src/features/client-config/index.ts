@@ -1,14 +1,23 @@
 import { clientConfigSchema } from '@strm/shared';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { apiRequest } from '../../lib/api.ts';
+
+const clientConfigQuery = queryOptions({
+  queryKey: ['client-config'],
+  queryFn: () => apiRequest('/client-config', clientConfigSchema),
+  staleTime: Number.POSITIVE_INFINITY,
+});
 
 /** This deployment's settings (RPC endpoint, demo platform, explorer and DEX links), read once. */
 export function useClientConfig() {
-  return useQuery({
-    queryKey: ['client-config'],
-    queryFn: () => apiRequest('/client-config', clientConfigSchema),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  return useQuery(clientConfigQuery);
+}
+
+/** The settings, waited for when they have not arrived yet (a blockchain action needs the RPC endpoint). */
+export function useLoadClientConfig() {
+  const client = useQueryClient();
+  return useCallback(() => client.ensureQueryData(clientConfigQuery), [client]);
 }
 
 /** An explorer page for `address` from the `{address}` template, or null when none is configured. */

@@ -8,7 +8,7 @@ import { useToast } from '../../components/ui/index.ts';
 import { rpcConnection } from '../../lib/rpc.ts';
 import { requestSocket } from '../../lib/socket.ts';
 import { useAuth } from '../auth/index.ts';
-import { useClientConfig } from '../client-config/index.ts';
+import { useLoadClientConfig } from '../client-config/index.ts';
 import { useRefreshAfterChainAction } from './api.ts';
 import { MINING_MESSAGES } from './messages.ts';
 
@@ -21,7 +21,7 @@ class ShownError extends Error {}
 const miningClient = () => import('../../lib/mining-client.ts');
 
 export function useChainActions(wallet: string) {
-  const config = useClientConfig();
+  const loadConfig = useLoadClientConfig();
   const session = useAuth();
   const toast = useToast();
   const refresh = useRefreshAfterChainAction(wallet);
@@ -31,8 +31,8 @@ export function useChainActions(wallet: string) {
 
   async function send(instructions: TransactionInstruction[]): Promise<string> {
     const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
-    if (!config.data || !session.wallet) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
-    const connection = rpcConnection(config.data.rpcUrl);
+    if (!session.wallet) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
+    const connection = rpcConnection((await loadConfig()).rpcUrl);
     const latest = await connection.getLatestBlockhash('confirmed');
     const tx = new Transaction({ feePayer: new PublicKey(session.wallet), ...latest }).add(...instructions);
     const signature = await session.sendTransaction(tx, connection);
@@ -54,8 +54,11 @@ export function useChainActions(wallet: string) {
       return await body();
     } catch (err) {
       const { CLIENT_MESSAGES, isNetworkCongestion, userMessageOf } = await miningClient();
-      const message = err instanceof ShownError ? err.message : userMessageOf(err, fallback);
-      if (isNetworkCongestion(err)) toast.show(CLIENT_MESSAGES.networkCongestion, 'error');
+      // Congestion is said once, in a toast (spec §8); the section keeps the action's own failure.
+      const congested = !(err instanceof ShownError) && isNetworkCongestion(err);
+      if (congested) toast.show(CLIENT_MESSAGES.networkCongestion, 'error');
+      const message =
+        err instanceof ShownError ? err.message : congested ? fallback : userMessageOf(err, fallback);
       setError({ action, message });
       return undefined;
     } finally {
@@ -66,8 +69,10 @@ export function useChainActions(wallet: string) {
 
   const program = async () => {
     const { CLIENT_MESSAGES, MiningClientError, miningProgram } = await miningClient();
-    if (!config.data) throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
-    return miningProgram(rpcConnection(config.data.rpcUrl));
+    const config = await loadConfig().catch(() => {
+      throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
+    });
+    return miningProgram(rpcConnection(config.rpcUrl));
   };
   const walletKey = () => (session.wallet ? new PublicKey(session.wallet) : null);
 

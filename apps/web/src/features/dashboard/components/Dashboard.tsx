@@ -1,8 +1,9 @@
 // The dashboard's sections (spec §2 "Dashboard sections"): account, rewards, mining controls, live stats,
 // the calculator and the stream setup.
 import { useCallback, useEffect } from 'react';
-import { Badge, PageSpinner } from '../../../components/ui/index.ts';
+import { Alert, Badge, Button, PageSpinner } from '../../../components/ui/index.ts';
 import { useSocketEvent, useSocketState } from '../../../lib/socket.ts';
+import { AUTH_MESSAGES } from '../../auth/index.ts';
 import { MiningCalculator } from '../../calculator/index.ts';
 import { useClientConfig } from '../../client-config/index.ts';
 import { marketPrice, useMarket } from '../../market/index.ts';
@@ -19,6 +20,11 @@ import {
 import { useStreamer } from '../../streamer/index.ts';
 import { DemoPanel, PlatformPanel, SocketErrorBanner } from '../../streaming/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
+
+export const DASHBOARD_MESSAGES = {
+  loadFailed: 'Your account could not be loaded.',
+  retry: 'Try again',
+} as const;
 
 export function TierBadge({ activeTier }: { activeTier: string | null | undefined }) {
   return activeTier ? (
@@ -55,7 +61,16 @@ export function Dashboard({ wallet }: { wallet: string }) {
     if (live.connected) refetch();
   }, [live.connected, refetch]);
 
-  if (!streamer.data) return <PageSpinner label="Loading..." />;
+  if (streamer.isError) {
+    return (
+      <Alert tone="error" title={DASHBOARD_MESSAGES.loadFailed}>
+        <Button size="sm" variant="secondary" className="mt-2" onClick={() => void streamer.refetch()}>
+          {DASHBOARD_MESSAGES.retry}
+        </Button>
+      </Alert>
+    );
+  }
+  if (!streamer.data) return <PageSpinner label={AUTH_MESSAGES.loading} />;
   const price = marketPrice(market.data);
   const isLive = live.isLive;
   const pending = streamer.data.pendingReward;

@@ -1,0 +1,127 @@
+// Mining Rewards with the real blockchain-action hook: the wallet, the RPC connection and the socket are
+// the boundaries, replaced by fakes; the program client's error handling is the real one. web3.js's
+// transaction encoding is stubbed too: it checks Uint8Array across realms, which jsdom breaks.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ToastProvider } from '../../../components/ui/index.ts';
+import { useChainActions } from '../useChainActions.ts';
+import { RewardsPanel } from './RewardsPanel.tsx';
+
+const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+const fakes = vi.hoisted(() => ({
+  sendTransaction: (() => Promise.resolve('sig')) as () => Promise<string>,
+  collected: { amount: 12.5 } as { amount: number },
+}));
+
+vi.mock('@solana/web3.js', async (original) => ({
+  ...(await original<typeof import('@solana/web3.js')>()),
+  SystemProgram: { transfer: () => ({ keys: [], data: new Uint8Array() }) },
+  Transaction: class {
+    add() {
+      return this;
+    }
+  },
+}));
+vi.mock('../../auth/index.ts', () => ({
+  useAuth: () => ({ wallet, sendTransaction: () => fakes.sendTransaction() }),
+}));
+vi.mock('../../../lib/rpc.ts', () => ({
+  rpcConnection: () => ({
+    getLatestBlockhash: async () => ({
+      blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k',
+      lastValidBlockHeight: 100,
+    }),
+    confirmTransaction: async () => ({ value: { err: null } }),
+  }),
+}));
+vi.mock('../../../lib/socket.ts', () => ({
+  requestSocket: async () => fakes.collected,
+}));
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () =>
+      Response.json({
+        rpcUrl: 'http://rpc.invalid',
+        demoPlatform: false,
+        links: { dexChart: null, tokenExplorer: null, addressExplorer: null },
+      }),
+    ),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function Rewards({ pending, isLive = false }: { pending: number; isLive?: boolean }) {
+  const actions = useChainActions(wallet);
+  return <RewardsPanel pending={pending} isLive={isLive} sessionMined={3} actions={actions} />;
+}
+
+function renderRewards(pending: number, isLive = false) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <Rewards pending={pending} isLive={isLive} />
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const collect = () => screen.getByRole('button', { name: /Collect Rewards|Collecting\.\.\./ });
+
+describe('Mining Rewards', () => {
+  it("collects: 'Collecting...' while busy, then 'Successfully collected {amount} STRM!'", async () => {
+    let send!: (signature: string) => void;
+    fakes.sendTransaction = () =>
+      new Promise((resolve) => {
+        send = resolve;
+      });
+    renderRewards(12.5);
+    await waitFor(() => expect(collect().hasAttribute('disabled')).toBe(false));
+    fireEvent.click(collect());
+    await screen.findByRole('button', { name: 'Collecting...' });
+    expect(collect().hasAttribute('disabled')).toBe(true);
+    await waitFor(() => expect(send).toBeDefined());
+    await act(async () => send('sig'));
+    await screen.findByText('Successfully collected 12.5 STRM!');
+  });
+
+  it('is disabled while live (showing the current session) and with nothing pending', () => {
+    const { unmount } = renderRewards(5, true);
+    expect(collect().hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('session-mined').textContent).toBe('3 STRM');
+    unmount();
+    renderRewards(0);
+    expect(collect().hasAttribute('disabled')).toBe(true);
+    expect(screen.queryByTestId('session-mined')).toBeNull();
+  });
+
+  it(
+    'says network congestion once, in a toast that hides after 5 s; the panel keeps its own failure',
+    {
+      timeout: 15_000,
+    },
+    async () => {
+      fakes.sendTransaction = () =>
+        Promise.reject(new Error('Transaction simulation failed: Blockhash not found'));
+      renderRewards(12.5);
+      await waitFor(() => expect(collect().hasAttribute('disabled')).toBe(false));
+      fireEvent.click(collect());
+      const congestion =
+        'The Solana network is currently experiencing high traffic. Please try again in a few minutes.';
+      await screen.findByText(congestion);
+      const shownAt = Date.now();
+      expect(screen.getAllByText(congestion)).toHaveLength(1);
+      await screen.findByText('Failed to collect rewards');
+      // Real time: a timer never fires early, so the lower bound is exact; the upper allows a busy machine.
+      await waitFor(() => expect(screen.queryByText(congestion)).toBeNull(), { timeout: 9_000 });
+      expect(Date.now() - shownAt).toBeGreaterThanOrEqual(4_900);
+      expect(screen.getByText('Failed to collect rewards')).toBeTruthy();
+    },
+  );
+});
