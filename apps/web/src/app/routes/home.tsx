@@ -1,11 +1,16 @@
 // Route /: the landing page without a wallet; with one, the sign-in sequence, then the signed-in screens
 // (loaded on demand, so visitors of the landing page do not download the dashboard).
 import { lazy, Suspense } from 'react';
-import { PageSpinner } from '../../components/ui/index.ts';
+import { Alert, Button, ErrorBoundary, PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, useAuth } from '../../features/auth/index.ts';
 import { LandingPage } from '../../features/landing/LandingPage.tsx';
 
 const SignedIn = lazy(() => import('./signed-in.tsx'));
+
+export const HOME_MESSAGES = {
+  failed: 'This page could not be loaded.',
+  reload: 'Reload',
+} as const;
 
 export function HomeRoute() {
   const auth = useAuth();
@@ -15,8 +20,18 @@ export function HomeRoute() {
   if (auth.status === 'authenticating' || !auth.wallet)
     return <PageSpinner label={AUTH_MESSAGES.authenticating} />;
   return (
-    <Suspense fallback={<PageSpinner label={AUTH_MESSAGES.loading} />}>
-      <SignedIn wallet={auth.wallet} onDisconnect={() => void auth.disconnect()} />
-    </Suspense>
+    <ErrorBoundary
+      fallback={
+        <Alert tone="error" title={HOME_MESSAGES.failed} className="mx-auto mt-8 max-w-xl">
+          <Button size="sm" variant="secondary" className="mt-2" onClick={() => window.location.reload()}>
+            {HOME_MESSAGES.reload}
+          </Button>
+        </Alert>
+      }
+    >
+      <Suspense fallback={<PageSpinner label={AUTH_MESSAGES.loading} />}>
+        <SignedIn wallet={auth.wallet} onDisconnect={() => void auth.disconnect()} />
+      </Suspense>
+    </ErrorBoundary>
   );
 }

@@ -5,6 +5,7 @@ export { Badge } from './Badge.tsx';
 export { Button, type ButtonProps } from './Button.tsx';
 export { Card, CardTitle } from './Card.tsx';
 export { cn } from './cn.ts';
+export { CHART_MESSAGES, Deferred, DeferredChart, ErrorBoundary } from './Deferred.tsx';
 export { Field, Input, Select, Textarea } from './Field.tsx';
 export { ProgressBar } from './ProgressBar.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';

@@ -9,8 +9,8 @@ import {
   SERVER_MESSAGES,
   type StreamPlatform,
 } from '@strm/shared';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Card, CardTitle, cn, ProgressBar, Spinner } from '../../../components/ui/index.ts';
+import { lazy, useEffect, useRef, useState } from 'react';
+import { Card, CardTitle, cn, DeferredChart, ProgressBar } from '../../../components/ui/index.ts';
 import { emitSocket, type SocketState, useSocketEvent } from '../../../lib/socket.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 
@@ -114,9 +114,9 @@ export function LiveStats({
       {stats && stats.recentSessions.length > 0 && (
         <div className="mt-6">
           <h3 className="mb-2 text-sm font-semibold text-slate-200">Earnings history</h3>
-          <Suspense fallback={<Spinner label="Loading chart..." />}>
+          <DeferredChart>
             <EarningsHistory sessions={stats.recentSessions} />
-          </Suspense>
+          </DeferredChart>
         </div>
       )}
     </Card>

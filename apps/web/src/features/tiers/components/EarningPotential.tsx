@@ -1,6 +1,6 @@
 import { dashboardEarnings, formatNumber, PRODUCT } from '@strm/shared';
-import { lazy, Suspense } from 'react';
-import { Spinner } from '../../../components/ui/index.ts';
+import { lazy } from 'react';
+import { DeferredChart } from '../../../components/ui/index.ts';
 import { useTiers } from '../useTiers.ts';
 
 const EarningChart = lazy(() => import('./EarningChart.tsx'));
@@ -11,11 +11,11 @@ export function EarningPotential() {
   if (!tiers.data) return null;
   return (
     <div>
-      <Suspense fallback={<Spinner label="Loading chart..." />}>
+      <DeferredChart>
         <div aria-hidden="true" data-testid="earning-chart" className="min-w-0 overflow-hidden">
           <EarningChart tiers={tiers.data} />
         </div>
-      </Suspense>
+      </DeferredChart>
       <div className="sr-only">
         <table>
           <caption>Daily earnings by tier over a full day's mining</caption>
