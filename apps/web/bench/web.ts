@@ -60,7 +60,11 @@ try {
   const landing = scripts;
   console.log('Landing page JavaScript before Connect (gzip):');
   const total = list(landing);
-  const entry = [...landing].filter(([path]) => /\/index-[^/]+\.js$/.test(path));
+  // The entry is the module script index.html names (other chunks may be called index-… too).
+  const entryPath = await page.evaluate(
+    () => new URL((document.querySelector('script[type="module"]') as HTMLScriptElement).src).pathname,
+  );
+  const entry = [...landing].filter(([path]) => path === entryPath);
   const met = total <= TARGET_KB * 1024;
   console.log(`  entry chunk: ${kb(entry.reduce((s, [, x]) => s + x.gzip, 0))} gzip`);
   console.log(
