@@ -75,21 +75,28 @@ function renderRewards(pending: number, isLive = false) {
 const collect = () => screen.getByRole('button', { name: /Collect Rewards|Collecting\.\.\./ });
 
 describe('Mining Rewards', () => {
-  it("collects: 'Collecting...' while busy, then 'Successfully collected {amount} STRM!'", async () => {
-    let send!: (signature: string) => void;
-    fakes.sendTransaction = () =>
-      new Promise((resolve) => {
-        send = resolve;
-      });
-    renderRewards(12.5);
-    await waitFor(() => expect(collect().hasAttribute('disabled')).toBe(false));
-    fireEvent.click(collect());
-    await screen.findByRole('button', { name: 'Collecting...' });
-    expect(collect().hasAttribute('disabled')).toBe(true);
-    await waitFor(() => expect(send).toBeDefined());
-    await act(async () => send('sig'));
-    await screen.findByText('Successfully collected 12.5 STRM!');
-  });
+  it(
+    "collects: 'Collecting...' while busy, then 'Successfully collected {amount} STRM!'",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      let send!: (signature: string) => void;
+      fakes.sendTransaction = () =>
+        new Promise((resolve) => {
+          send = resolve;
+        });
+      renderRewards(12.5);
+      await waitFor(() => expect(collect().hasAttribute('disabled')).toBe(false));
+      fireEvent.click(collect());
+      await screen.findByRole('button', { name: 'Collecting...' });
+      expect(collect().hasAttribute('disabled')).toBe(true);
+      // The program client is imported with the first action: slow on a cold, busy test run.
+      await waitFor(() => expect(send).toBeDefined(), { timeout: 15_000 });
+      await act(async () => send('sig'));
+      await screen.findByText('Successfully collected 12.5 STRM!', undefined, { timeout: 15_000 });
+    },
+  );
 
   it('is disabled while live (showing the current session) and with nothing pending', () => {
     const { unmount } = renderRewards(5, true);
@@ -103,9 +110,7 @@ describe('Mining Rewards', () => {
 
   it(
     'says network congestion once, in a toast that hides after 5 s; the panel keeps its own failure',
-    {
-      timeout: 15_000,
-    },
+    { timeout: 30_000 },
     async () => {
       fakes.sendTransaction = () =>
         Promise.reject(new Error('Transaction simulation failed: Blockhash not found'));
@@ -114,7 +119,7 @@ describe('Mining Rewards', () => {
       fireEvent.click(collect());
       const congestion =
         'The Solana network is currently experiencing high traffic. Please try again in a few minutes.';
-      await screen.findByText(congestion);
+      await screen.findByText(congestion, undefined, { timeout: 15_000 });
       const shownAt = Date.now();
       expect(screen.getAllByText(congestion)).toHaveLength(1);
       await screen.findByText('Failed to collect rewards');

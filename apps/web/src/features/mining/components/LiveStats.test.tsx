@@ -1,0 +1,114 @@
+import type { MiningStats } from '@strm/shared';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initialSocketState, type SocketState } from '../../../lib/socket.ts';
+import { LiveStats } from './LiveStats.tsx';
+
+const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+const DAY = 86_400_000;
+
+// The socket module is the boundary: its events are delivered by hand, what is emitted is recorded.
+const socket = vi.hoisted(() => ({
+  handlers: new Map<string, (payload: unknown) => void>(),
+  emitted: [] as Array<[string, unknown]>,
+}));
+vi.mock('../../../lib/socket.ts', async (original) => ({
+  ...(await original<typeof import('../../../lib/socket.ts')>()),
+  useSocketEvent: (event: string, handler: (payload: unknown) => void) => {
+    socket.handlers.set(event, handler);
+  },
+  emitSocket: (event: string, payload: unknown) => {
+    socket.emitted.push([event, payload]);
+    return true;
+  },
+}));
+
+const stats: MiningStats = {
+  wallet,
+  tier: 'Tier 1',
+  isLive: true,
+  miningRate: 0.25,
+  nextRateIncrease: null,
+  timezone: 'UTC',
+  currentDailyDuration: 0,
+  dailyLimitSeconds: 28_800,
+  remainingDailySeconds: 28_800,
+  dailyStatus: 'ok',
+  dailyMessage: null,
+  pendingReward: 0,
+  totalMined: 0,
+  totalCollected: 0,
+  totalSeconds: 0,
+  sessionCount: 0,
+  recentSessions: [],
+};
+
+function live(overrides: Partial<SocketState>): SocketState {
+  return {
+    ...initialSocketState,
+    connected: true,
+    isLive: true,
+    platform: 'demo',
+    miningRate: 0.25,
+    nextRateIncrease: new Date(Date.now() + 5 * DAY).toISOString(),
+    ...overrides,
+  };
+}
+
+beforeEach(() => {
+  socket.handlers.clear();
+  socket.emitted.length = 0;
+});
+afterEach(cleanup);
+
+const text = (testId: string) => screen.getByTestId(testId).textContent;
+
+describe('Live Stats', () => {
+  it('shows duration as Nh Nm Ns, the mined amount, the rate and the 10-day bar to the next increase', () => {
+    render(
+      <LiveStats
+        wallet={wallet}
+        live={live({ streamDuration: 3_725, minedAmount: 0.258681, currentDailyDuration: 3_725 })}
+        stats={stats}
+      />,
+    );
+    expect(text('stream-duration')).toBe('1h 2m 5s');
+    expect(text('mined-amount')).toBe('0.258681 STRM');
+    expect(text('mining-rate')).toBe('0.25 STRM/h');
+    expect(text('rate-countdown')).toMatch(/^(119h 59m 5\ds|120h 0m 0s)$/);
+    const bar = screen.getByRole('progressbar', { name: 'Progress to the next rate increase (10 days)' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('50');
+    expect(text('remaining-daily')).toBe('6h 57m 55s');
+    expect(screen.getByTestId('remaining-daily').className).not.toContain('amber');
+  });
+
+  it('turns the remaining daily time amber under 1800 s, and says when the limit is reached', () => {
+    const { rerender } = render(
+      <LiveStats wallet={wallet} live={live({ currentDailyDuration: 28_800 - 1_800 })} stats={stats} />,
+    );
+    expect(screen.getByTestId('remaining-daily').className).not.toContain('amber');
+    expect(screen.queryByText('Approaching daily limit')).toBeNull();
+    rerender(
+      <LiveStats wallet={wallet} live={live({ currentDailyDuration: 28_800 - 1_799 })} stats={stats} />,
+    );
+    expect(screen.getByTestId('remaining-daily').className).toContain('amber');
+    expect(screen.getByText('Approaching daily limit')).toBeTruthy();
+    rerender(<LiveStats wallet={wallet} live={live({ currentDailyDuration: 28_800 })} stats={stats} />);
+    expect(text('remaining-daily')).toBe('0h 0m 0s');
+    expect(screen.getByText('Daily limit reached. Mining will resume tomorrow')).toBeTruthy();
+  });
+
+  it("asks for the increase once when the countdown reaches zero, then shows 'Rate increased!' for 3 s", async () => {
+    const due = live({ nextRateIncrease: new Date(Date.now() - 1_000).toISOString() });
+    const { rerender } = render(<LiveStats wallet={wallet} live={due} stats={stats} />);
+    rerender(<LiveStats wallet={wallet} live={{ ...due }} stats={stats} />);
+    expect(socket.emitted).toEqual([['increase-rate', { platform: 'demo', wallet }]]);
+
+    act(() => socket.handlers.get('rate-increased')?.({ status: 'success', miningRate: 0.5 }));
+    const shownAt = Date.now();
+    expect(screen.getByText('Rate increased!')).toBeTruthy();
+    // Real time: a timer never fires early, so the lower bound is exact; the upper allows a busy machine.
+    await waitFor(() => expect(screen.queryByText('Rate increased!')).toBeNull(), { timeout: 7_000 });
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2_900);
+  });
+});
