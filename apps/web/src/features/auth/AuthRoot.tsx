@@ -12,7 +12,8 @@ type WalletAuthComponent = typeof import('./WalletAuth.tsx')['WalletAuth'];
 
 const loadWalletAuth = () => import('./WalletAuth.tsx').then((m) => m.WalletAuth);
 
-const notConnected = () => Promise.reject(new Error('Wallet not connected'));
+// Never reached: blockchain actions exist only on signed-in screens, which need the loaded session.
+const notConnected = () => Promise.reject(new Error('The wallet code is not loaded'));
 
 export function AuthRoot({ children }: { children: ReactNode }) {
   const [returning] = useState(() => localStorage.getItem(WALLET_STORAGE_KEY) !== null);
