@@ -1,5 +1,5 @@
-// The dashboard's sections (spec §2 "Dashboard sections"): account, rewards, mining controls, live stats,
-// the calculator and the stream setup.
+// The dashboard's sections in the spec's order (§2 "Dashboard sections"): account (balance, status, wallet,
+// time zone), Mining Rewards, Mining Controls, the Mining Calculator, then Stream Setup with the live stats.
 import { useCallback, useEffect } from 'react';
 import { Alert, Badge, Button, PageSpinner } from '../../../components/ui/index.ts';
 import { useSocketEvent, useSocketState } from '../../../lib/socket.ts';
@@ -78,6 +78,13 @@ export function Dashboard({ wallet }: { wallet: string }) {
     <>
       <AccountPanel wallet={wallet} streamer={streamer.data} isLive={isLive} price={price} />
       <RewardsPanel pending={pending} isLive={isLive} sessionMined={live.minedAmount} actions={actions} />
+      <MiningControls
+        activeTier={streamer.data.activeTier}
+        isLive={isLive}
+        balance={balance.data?.balance ?? 0}
+        actions={actions}
+      />
+      <MiningCalculator marketPrice={price} />
       <section aria-labelledby="stream-setup-title" className="flex flex-col gap-4">
         <h2 id="stream-setup-title" className="text-xl font-semibold text-white">
           Stream Setup
@@ -102,13 +109,6 @@ export function Dashboard({ wallet }: { wallet: string }) {
         </div>
         <LiveStats wallet={wallet} live={live} stats={stats.data} />
       </section>
-      <MiningControls
-        activeTier={streamer.data.activeTier}
-        isLive={isLive}
-        balance={balance.data?.balance ?? 0}
-        actions={actions}
-      />
-      <MiningCalculator marketPrice={price} />
     </>
   );
 }
