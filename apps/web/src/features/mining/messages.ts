@@ -10,6 +10,7 @@ export const MINING_MESSAGES = {
   deactivateFailed: 'Failed to deactivate tier',
   tierActionFailed: 'Failed to process tier action',
   tierError: 'Error processing tier action',
+  programInitFailed: 'Failed to initialize program',
   collectFailed: 'Failed to collect rewards',
   collected: (amount: string) => `Successfully collected ${amount} ${PRODUCT}!`,
   rateIncreased: 'Rate increased!',

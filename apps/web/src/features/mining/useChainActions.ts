@@ -17,8 +17,14 @@ export type ChainAction = 'activate' | 'deactivate' | 'collect';
 /** A failure whose message is already the one to show (the server's or the program's). */
 class ShownError extends Error {}
 
-/** The program client (Anchor) is loaded with the first blockchain action, not with the dashboard. */
-const miningClient = () => import('../../lib/mining-client.ts');
+/**
+ * The program client (Anchor) is loaded with the first blockchain action, not with the dashboard. When its
+ * code cannot be loaded the action says so (spec §8 'Failed to initialize program') instead of failing silently.
+ */
+const miningClient = () =>
+  import('../../lib/mining-client.ts').catch(() => {
+    throw new ShownError(MINING_MESSAGES.programInitFailed);
+  });
 
 export function useChainActions(wallet: string) {
   const loadConfig = useLoadClientConfig();
@@ -53,13 +59,7 @@ export function useChainActions(wallet: string) {
     try {
       return await body();
     } catch (err) {
-      const { CLIENT_MESSAGES, isNetworkCongestion, userMessageOf } = await miningClient();
-      // Congestion is said once, in a toast (spec §8); the section keeps the action's own failure.
-      const congested = !(err instanceof ShownError) && isNetworkCongestion(err);
-      if (congested) toast.show(CLIENT_MESSAGES.networkCongestion, 'error');
-      const message =
-        err instanceof ShownError ? err.message : congested ? fallback : userMessageOf(err, fallback);
-      setError({ action, message });
+      setError({ action, message: await failureMessage(err, fallback) });
       return undefined;
     } finally {
       setBusy(null);
@@ -67,12 +67,28 @@ export function useChainActions(wallet: string) {
     }
   }
 
+  async function failureMessage(err: unknown, fallback: string): Promise<string> {
+    if (err instanceof ShownError) return err.message;
+    const client = await miningClient().catch(() => null);
+    if (!client) return fallback;
+    // Congestion is said once, in a toast (spec §8); the section keeps the action's own failure.
+    if (client.isNetworkCongestion(err)) {
+      toast.show(client.CLIENT_MESSAGES.networkCongestion, 'error');
+      return fallback;
+    }
+    return client.userMessageOf(err, fallback);
+  }
+
   const program = async () => {
     const { CLIENT_MESSAGES, MiningClientError, miningProgram } = await miningClient();
     const config = await loadConfig().catch(() => {
       throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
     });
-    return miningProgram(rpcConnection(config.rpcUrl));
+    try {
+      return miningProgram(rpcConnection(config.rpcUrl));
+    } catch {
+      throw new ShownError(MINING_MESSAGES.programInitFailed);
+    }
   };
   const walletKey = () => (session.wallet ? new PublicKey(session.wallet) : null);
 
