@@ -68,6 +68,7 @@ const streamsSchema = z.object({
 
 export const TWITCH_MESSAGES = {
   notConfigured: 'Twitch is not configured on this server',
+  unavailable: 'Failed to connect to Twitch Live',
   tokenInvalid: 'Your Twitch authorization has expired or was revoked. Please authorize with Twitch again.',
   otherApp:
     'This Twitch authorization was not issued to this application. Please authorize with Twitch again.',
@@ -276,14 +277,14 @@ export class TwitchPlatform implements PlatformAdapter {
       this.appToken = null;
       if (!retried) return this.helix(url, true);
       this.logger.error('Twitch refused a fresh app access token');
-      throw new PlatformError('unavailable', 'Failed to connect to Twitch Live');
+      throw new PlatformError('unavailable', TWITCH_MESSAGES.unavailable);
     }
     if (res.status === 400) {
       this.logger.warn(
         { status: res.status, body: res.text.slice(0, 200) },
         'Twitch refused a streams request',
       );
-      throw new PlatformError('unavailable', 'Failed to connect to Twitch Live');
+      throw new PlatformError('unavailable', TWITCH_MESSAGES.unavailable);
     }
     return expectJson(LABEL, res, this.logger, url);
   }
@@ -314,7 +315,7 @@ export class TwitchPlatform implements PlatformAdapter {
     );
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       this.logger.error({ status: res.status }, 'Twitch refused the app credentials (TWITCH_CLIENT_SECRET?)');
-      throw new PlatformError('unavailable', 'Failed to connect to Twitch Live');
+      throw new PlatformError('unavailable', TWITCH_MESSAGES.unavailable);
     }
     const parsed = appTokenSchema.safeParse(expectJson(LABEL, res, this.logger, url));
     if (!parsed.success) throw malformed(LABEL, this.logger, url, parsed.error.issues[0]);

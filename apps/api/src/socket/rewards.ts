@@ -1,4 +1,5 @@
 // collect-rewards: exactly once, through the claim state machine (services/rewards/claims.ts).
+import { SERVER_MESSAGES } from '@strm/shared';
 import type { Socket } from 'socket.io';
 import type { Logger } from '../logger.ts';
 import type { Mining } from '../services/mining/index.ts';
@@ -16,7 +17,7 @@ export function registerRewards(socket: Socket, mining: Mining, logger: Logger):
     (err) =>
       new SocketRefusal(
         'rewards-error',
-        err instanceof RewardsError ? err.message : 'Failed to collect rewards',
+        err instanceof RewardsError ? err.message : SERVER_MESSAGES.payoutFailed,
       ),
   );
 }

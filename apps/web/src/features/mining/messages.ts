@@ -1,6 +1,6 @@
 // What the dashboard's mining sections say (spec §4, §5, §8, §9). Server messages come from
 // @strm/shared's SERVER_MESSAGES; the on-chain ones from @strm/mining-client.
-import { PRODUCT } from '@strm/shared';
+import { PRODUCT, SERVER_MESSAGES } from '@strm/shared';
 
 export const MINING_MESSAGES = {
   noActiveTier: 'No Active Tier',
@@ -11,7 +11,7 @@ export const MINING_MESSAGES = {
   tierActionFailed: 'Failed to process tier action',
   tierError: 'Error processing tier action',
   programInitFailed: 'Failed to initialize program',
-  collectFailed: 'Failed to collect rewards',
+  collectFailed: SERVER_MESSAGES.payoutFailed,
   collected: (amount: string) => `Successfully collected ${amount} ${PRODUCT}!`,
   rateIncreased: 'Rate increased!',
   walletDataFailed: 'Failed to fetch wallet data',
