@@ -7,7 +7,7 @@
 // instances or the machine were the limit: the load generator and the databases share the same cores.
 //   pnpm bench:scale   (BENCH_STREAMERS=6000, BENCH_UPDATE_MS=1000, BENCH_SECONDS=20, BENCH_CLIENT_PROCESSES=2,
 //                       BENCH_INSTANCES=1,2, BENCH_REDIS_URL=redis://127.0.0.1:6379,
-//                       BENCH_CPU_PROF=<dir>: a V8 CPU profile of each instance over the measured window)
+//                       BENCH_CPU_PROF=<dir>: V8 CPU profiles of each instance, of the ramp and of the measured window)
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -132,8 +132,25 @@ async function scenario(instances: number) {
     });
   }
   const ports = await Promise.all(servers.map(async (s) => (await nextMessage(s, 'ready')).port as number));
+  const profile = async (window: string) => {
+    if (!profileDir) return;
+    await Promise.all(
+      servers.map((s, i) => {
+        const written = nextMessage(s, 'profile-stop');
+        s.send({
+          type: 'profile-stop',
+          file: join(profileDir, `${instances}x-instance-${i + 1}-${window}.cpuprofile`),
+        });
+        return written;
+      }),
+    );
+  };
   // The same client processes in both runs; with two instances each talks to one.
+  if (profileDir) for (const s of servers) s.send({ type: 'profile-start' });
+  const rampBefore = cpuNow(servers, []);
   const { clients, rampSeconds } = await startClients(clientProcesses, ports, withTokens, intervalMs);
+  const rampAfter = cpuNow(servers, clients);
+  await profile('ramp');
   await new Promise((r) => setTimeout(r, Math.max(2000, 2 * intervalMs)));
   const before = cpuNow(servers, clients);
   // Resets each instance's event-loop delay histogram: the next stats cover the measured window.
@@ -145,18 +162,7 @@ async function scenario(instances: number) {
   const reports = await Promise.all(clients.map((c) => ask(c, 'report')));
   const elapsed = (Date.now() - t0) / 1000;
   const after = cpuNow(servers, clients);
-  if (profileDir) {
-    await Promise.all(
-      servers.map((s, i) => {
-        const written = nextMessage(s, 'profile-stop');
-        s.send({
-          type: 'profile-stop',
-          file: join(profileDir, `${instances}x-instance-${i + 1}.cpuprofile`),
-        });
-        return written;
-      }),
-    );
-  }
+  await profile('measured');
   const statsAfter = await Promise.all(servers.map((s) => ask(s, 'stats')));
   for (const c of clients) c.kill();
   await Promise.all(
@@ -189,17 +195,19 @@ async function scenario(instances: number) {
     elapsed,
     before,
     after,
+    ramp: { before: rampBefore, after: rampAfter },
   };
 }
 type Result = Awaited<ReturnType<typeof scenario>>;
 
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-/** Percent of one core between the two CPU readings around the measured window. */
-const pct = (r: Result, pick: (c: CpuNow) => number) =>
-  ((pick(r.after) - pick(r.before)) / ((r.after.at - r.before.at) / 1000)) * 100;
+/** Percent of one core between two CPU readings (by default those around the measured window). */
+type Window = { before: CpuNow; after: CpuNow };
+const pct = (w: Window, pick: (c: CpuNow) => number) =>
+  ((pick(w.after) - pick(w.before)) / ((w.after.at - w.before.at) / 1000)) * 100;
 const most = Math.max(...setups);
 
-function cpuRows(r: Result) {
+function cpuRows(r: Window & { instances: number }) {
   const rows: Array<[string, number]> = Array.from({ length: most }, (_v, i) => [
     `API instance ${i + 1}`,
     i < r.instances ? pct(r, (c) => c.servers[i]!) : Number.NaN,
@@ -246,19 +254,25 @@ line('mining-updates delivered per second', (r) => f(r.updatesPerSecond));
 line('lateness p50 (ms)', (r) => f(r.p50));
 line('lateness p99 (ms)', (r) => f(r.p99));
 line('event-loop delay, mean / max (ms, worst instance)', (r) => `${f(r.lagMeanMs)}/${f(r.lagMaxMs)}`);
-console.log('  CPU over the measured window, % of one core:');
-const cpu = results.map(cpuRows);
-const labels = [...new Set(cpu.flatMap((c) => c.rows.map(([l]) => l)))];
-for (const label of labels) {
+function cpuTable(title: string, cpu: Array<ReturnType<typeof cpuRows>>) {
+  console.log(`  ${title}, % of one core:`);
+  for (const [label] of cpu[0]!.rows) {
+    head(
+      `  ${label}`,
+      cpu.map((c) => f(c.rows.find(([l]) => l === label)?.[1] ?? Number.NaN)),
+    );
+  }
   head(
-    `  ${label}`,
-    cpu.map((c) => f(c.rows.find(([l]) => l === label)?.[1] ?? Number.NaN)),
+    '  machine busy / all cores',
+    cpu.map((c) => `${f(c.machineBusy)}/${f(c.capacity)}`),
   );
 }
-head(
-  '  machine busy / all cores',
-  cpu.map((c) => `${f(c.machineBusy)}/${f(c.capacity)}`),
+cpuTable(
+  'CPU during the ramp (stream starts)',
+  results.map((r) => cpuRows({ ...r.ramp, instances: r.instances })),
 );
+const cpu = results.map(cpuRows);
+cpuTable('CPU over the measured window', cpu);
 /** CPU milliseconds per 1,000 updates delivered: of the instances, and of the rest of the benchmark. */
 const perThousand = (r: Result, cpuPercent: number) => (cpuPercent * 10) / (r.updatesPerSecond / 1000);
 const apiCost = (r: Result) =>
