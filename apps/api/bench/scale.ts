@@ -297,6 +297,11 @@ if (one && two) {
   console.log(
     `  ratio 2/1: updates delivered ${f(ratio, 2)}×, stream starts ${f(two.startsPerSecond / one.startsPerSecond, 2)}× (target ≥ 1.8×: ${ratio >= 1.8 ? 'met' : 'not met'})`,
   );
+  if (one.updatesPerSecond >= 0.98 * one.duePerSecond) {
+    console.log(
+      `  one instance kept up with the offered load (${f(one.updatesPerSecond)} of ${f(one.duePerSecond)} updates/s): the delivered ratio cannot exceed 1 here; more streamers would saturate it, if the machine had the cores for their clients`,
+    );
+  }
   const busy = cpu[results.indexOf(two)]!;
   if (busy.machineBusy >= 0.9 * busy.capacity) {
     console.log(
@@ -309,6 +314,12 @@ if (one && two) {
   const api = (apiCost(one) + apiCost(two)) / 2;
   const rest = (restCost(one) + restCost(two)) / 2;
   const bound = Math.min(2, (cores * api) / (api + rest));
+  // Not a measurement of two instances side by side but what the costs measured here imply when each
+  // instance has a core of its own and the clients run elsewhere: whether a second instance makes each
+  // instance's work per update dearer (the Redis adapter, the cluster's sweeps and leases).
+  console.log(
+    `  API CPU per update with two instances / with one: ${f(apiCost(two) / apiCost(one), 2)}; with a core per instance and the clients elsewhere that is ${f((2 * apiCost(one)) / apiCost(two), 2)}× (computed from the costs, not measured)`,
+  );
   console.log(
     `  at best on ${cores} idle cores: one instance ${f(1e6 / api)} updates/s (a core), two ${f(Math.min(2e6 / api, (cores * 1e6) / (api + rest)))} updates/s (the cores shared with the clients and databases): ${f(bound, 2)}×`,
   );
