@@ -64,6 +64,17 @@ afterEach(cleanup);
 const text = (testId: string) => screen.getByTestId(testId).textContent;
 
 describe('Live Stats', () => {
+  it("shows daily earnings as the tier's daily limit hours x the current rate, and monthly as 30 x daily", () => {
+    const { rerender } = render(
+      <LiveStats wallet={wallet} live={{ ...initialSocketState, connected: true }} stats={stats} />,
+    );
+    expect(text('live-daily-earnings')).toBe('2 STRM');
+    expect(text('live-monthly-earnings')).toBe('60 STRM');
+    rerender(<LiveStats wallet={wallet} live={live({ miningRate: 0.5 })} stats={stats} />);
+    expect(text('live-daily-earnings')).toBe('4 STRM');
+    expect(text('live-monthly-earnings')).toBe('120 STRM');
+  });
+
   it('shows duration as Nh Nm Ns, the mined amount, the rate and the 10-day bar to the next increase', () => {
     render(
       <LiveStats

@@ -1,5 +1,6 @@
 import {
   DAILY_LIMIT_WARNING_SECONDS,
+  dashboardEarnings,
   formatDuration,
   formatNumber,
   INTERVALS_MS,
@@ -66,6 +67,9 @@ export function LiveStats({
   const remainingDaily = Math.max(0, dailyLimit - dailyUsed);
   const amber = dailyLimit > 0 && remainingDaily < DAILY_LIMIT_WARNING_SECONDS;
   const rate = live.isLive ? live.miningRate : (stats?.miningRate ?? 0);
+  // Spec §9: on the dashboard, daily earnings are the tier's whole daily limit in hours at the current rate.
+  const earnings =
+    dailyLimit > 0 ? dashboardEarnings({ daily_mining_limit_seconds: dailyLimit }, rate) : null;
 
   return (
     <Card as="section" aria-labelledby="live-title">
@@ -78,6 +82,20 @@ export function LiveStats({
           testId="mined-amount"
         />
         <Stat label="Mining rate" value={`${formatNumber(rate)} ${PRODUCT}/h`} testId="mining-rate" />
+        {earnings && (
+          <>
+            <Stat
+              label="Daily earnings"
+              value={`${formatNumber(earnings.daily)} ${PRODUCT}`}
+              testId="live-daily-earnings"
+            />
+            <Stat
+              label="Monthly earnings"
+              value={`${formatNumber(earnings.monthly)} ${PRODUCT}`}
+              testId="live-monthly-earnings"
+            />
+          </>
+        )}
         <div>
           <dt className="text-xs uppercase tracking-wide text-slate-400">Remaining today</dt>
           <dd
