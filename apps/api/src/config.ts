@@ -5,6 +5,7 @@ import {
   MINING_CHECKPOINT_INTERVAL_MS,
   MINING_UPDATE_INTERVAL_MS,
   SOCKET_GRACE_PERIOD_MS,
+  TIKTOK_API_ENABLED,
   walletSchema,
 } from '@strm/shared';
 import { z } from 'zod';
@@ -198,8 +199,8 @@ function finalise(env: z.infer<typeof envSchema>) {
         openApiBaseUrl: env.TIKTOK_OPEN_API_BASE_URL.replace(/\/+$/, ''),
         pollIntervalMs: env.TIKTOK_POLL_INTERVAL_MS,
         codeTtlSeconds: env.TIKTOK_CODE_TTL_SECONDS,
-        /** The spec's TikTok API flag (off): the OAuth code exchange. */
-        apiEnabled: env.TIKTOK_API === 'on',
+        /** The spec's TikTok API flag (off unless TIKTOK_API=on): the OAuth code exchange. */
+        apiEnabled: env.TIKTOK_API === undefined ? TIKTOK_API_ENABLED : env.TIKTOK_API === 'on',
         clientKey: env.TIKTOK_CLIENT_KEY,
         clientSecret: env.TIKTOK_CLIENT_SECRET,
         redirectUri: env.TIKTOK_REDIRECT_URI ?? `${webOrigins[0]}/callback`,

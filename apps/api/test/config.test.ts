@@ -99,6 +99,12 @@ describe('production mode (NODE_ENV=production)', () => {
     );
   });
 
+  it("keeps the TikTok API flag off unless TIKTOK_API is 'on' (spec §9)", () => {
+    expect(loadConfig({}).platforms.tiktok.apiEnabled).toBe(false);
+    expect(loadConfig({ TIKTOK_API: 'off' }).platforms.tiktok.apiEnabled).toBe(false);
+    expect(loadConfig({ TIKTOK_API: 'on' }).platforms.tiktok.apiEnabled).toBe(true);
+  });
+
   it('keeps the demo platform on by default outside production', () => {
     expect(loadConfig({}).demoPlatform).toBe(true);
     expect(loadConfig({ DEMO_PLATFORM: 'off' }).demoPlatform).toBe(false);
