@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Dashboard } from './Dashboard.tsx';
+import { Dashboard, TierBadge } from './Dashboard.tsx';
 
 const { section } = vi.hoisted(() => ({
   section: (title: string) => () => <h2>{title}</h2>,
@@ -66,5 +66,16 @@ describe('Dashboard', () => {
       'twitch',
       'Live Stats',
     ]);
+  });
+});
+
+describe('The header tier badge', () => {
+  it("shows the active tier, 'No Active Tier' without one, and nothing while the streamer loads", () => {
+    const { container, rerender } = render(<TierBadge activeTier={undefined} />);
+    expect(container.textContent).toBe('');
+    rerender(<TierBadge activeTier={null} />);
+    expect(container.textContent).toBe('No Active Tier');
+    rerender(<TierBadge activeTier="Tier 3" />);
+    expect(container.textContent).toBe('Tier 3');
   });
 });

@@ -26,7 +26,9 @@ export const DASHBOARD_MESSAGES = {
   retry: 'Try again',
 } as const;
 
+/** The header's tier badge: the active tier, 'No Active Tier', or nothing while the streamer is loading. */
 export function TierBadge({ activeTier }: { activeTier: string | null | undefined }) {
+  if (activeTier === undefined) return null;
   return activeTier ? (
     <Badge tone="success">{activeTier}</Badge>
   ) : (
