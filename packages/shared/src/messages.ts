@@ -29,6 +29,8 @@ export const SERVER_MESSAGES = {
   tierTxUsed: 'This transaction has already been processed',
   tierNotActive: 'Your tier is not active on chain',
   walletMismatch: 'This event names another wallet than the signed-in one',
+  /** A socket handler's unexpected failure; also the client's fallback for an error event without a message. */
+  socketError: 'An error occurred',
   maintenanceActive: 'We are Down for Maintenance!',
   tiktokNotVerified: 'Please verify your TikTok account first',
   twitchNotVerified: 'Please verify your Twitch account first',

@@ -77,7 +77,7 @@ export function handle<E extends ClientEventName>(
       const refusal = err instanceof SocketRefusal ? err : mapError(err);
       if (!refusal) {
         logger.error({ err, event }, 'socket handler failed');
-        emit(socket, 'error', { message: 'An error occurred', event });
+        emit(socket, 'error', { message: SERVER_MESSAGES.socketError, event });
         return;
       }
       if (refusal.event === 'error') emit(socket, 'error', { message: refusal.message, event });

@@ -5,6 +5,7 @@ import {
   type ClientEventPayload,
   type LiveState,
   type ServerEventName,
+  SERVER_MESSAGES,
   type ServerEventPayload,
   SOCKET_RECONNECT,
 } from '@strm/shared';
@@ -14,7 +15,7 @@ import { io, type Socket } from 'socket.io-client';
 export const SOCKET_CONNECT_FAILED = 'Failed to connect to server';
 
 export const SOCKET_MESSAGES = {
-  error: 'An error occurred',
+  error: SERVER_MESSAGES.socketError,
   roomError: 'Room error occurred',
   initFailed: 'Failed to initialize socket connection',
 } as const;
