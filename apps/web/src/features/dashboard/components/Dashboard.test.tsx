@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Dashboard, TierBadge } from './Dashboard.tsx';
+import { DashboardShell } from './DashboardShell.tsx';
 
 const { section } = vi.hoisted(() => ({
   section: (title: string) => () => <h2>{title}</h2>,
@@ -77,5 +78,26 @@ describe('The header tier badge', () => {
     expect(container.textContent).toBe('No Active Tier');
     rerender(<TierBadge activeTier="Tier 3" />);
     expect(container.textContent).toBe('Tier 3');
+  });
+});
+
+describe('The dashboard header', () => {
+  it("shows logo, version, tier badge, then Disconnect and the admin's maintenance toggle", () => {
+    const { container } = render(
+      <DashboardShell
+        logo={<span>LOGO</span>}
+        wallet="9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
+        tierBadge={<TierBadge activeTier={null} />}
+        adminControls={<button type="button">Turn Maintenance Mode On</button>}
+        onDisconnect={() => undefined}
+      />,
+    );
+    const header = container.querySelector('header')!;
+    const text = header.textContent!;
+    const order = ['LOGO', 'v1.1.0-Beta', 'No Active Tier', 'Disconnect', 'Turn Maintenance Mode On'].map(
+      (part) => text.indexOf(part),
+    );
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 });

@@ -5,8 +5,8 @@ import { Badge, Button } from '../../../components/ui/index.ts';
 export const DISCONNECT_LABEL = 'Disconnect';
 
 /**
- * The dashboard's frame: header with logo, version badge, wallet, the admin-only maintenance toggle and
- * Disconnect. The dashboard's sections render as children.
+ * The dashboard's frame: header in the spec's order (§2) with logo, version badge, the tier badge, then the
+ * wallet, Disconnect and the admin-only maintenance toggle. The dashboard's sections render as children.
  */
 export function DashboardShell({
   logo,
@@ -37,10 +37,10 @@ export function DashboardShell({
             <span className="font-mono text-sm text-slate-400" title={wallet}>
               {shortAddress(wallet)}
             </span>
-            {adminControls}
             <Button variant="secondary" size="sm" onClick={onDisconnect}>
               {DISCONNECT_LABEL}
             </Button>
+            {adminControls}
           </div>
         </div>
       </header>
