@@ -243,8 +243,14 @@ describe('sockets', () => {
     s.socket.close();
     await waitFor(() => (server.app.mining.engine.connectionCount(s.wallet) === 0 ? true : undefined));
     server.clock.advance(31_000);
-    await waitFor(() => (server.app.mining.engine.isLive(s.wallet) ? undefined : true));
-    const session = await server.prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
+    // The engine forgets the session before its closing write lands: wait for what a caller can read.
+    const session = await waitFor(
+      async () =>
+        (await server.prisma.miningSession.findFirst({
+          where: { wallet: s.wallet, endedAt: { not: null } },
+        })) ?? undefined,
+    );
+    expect(server.app.mining.engine.isLive(s.wallet)).toBe(false);
     expect(session.endReason).toBe('disconnected');
     expect(session.endedAt!.getTime() - session.startedAt.getTime()).toBe(H);
     expect(await pending(s.wallet)).toBe(250_000n);
