@@ -13,10 +13,11 @@ use std::{
 
 use anyhow::{Context, Result};
 use solana_program_test::{processor, BanksClient, ProgramTest, ProgramTestContext};
+use solana_runtime::{bank::Bank, bank_forks::BankForks};
 use solana_sdk::{
     account::Account,
     account_info::AccountInfo,
-    clock::Clock,
+    clock::{Clock, MAX_PROCESSING_AGE},
     commitment_config::CommitmentLevel,
     entrypoint::ProgramResult,
     epoch_schedule::EpochSchedule,
@@ -27,8 +28,9 @@ use solana_sdk::{
     signature::{Keypair, Signature, Signer},
     transaction::{Transaction, TransactionError, VersionedTransaction},
 };
+use solana_svm::transaction_processor::ExecutionRecordingConfig;
 use solana_transaction_status::{
-    ConfirmedTransactionWithStatusMeta, TransactionStatusMeta, TransactionTokenBalance, TransactionWithStatusMeta,
+    map_inner_instructions, ConfirmedTransactionWithStatusMeta, TransactionStatusMeta, TransactionTokenBalance, TransactionWithStatusMeta,
     VersionedTransactionWithStatusMeta,
 };
 use tokio::sync::{broadcast, Mutex};
@@ -43,8 +45,6 @@ pub(crate) fn mining_entry<'info>(program_id: &Pubkey, accounts: &[AccountInfo<'
         unsafe { std::slice::from_raw_parts(accounts.as_ptr(), accounts.len()) };
     mining::entry(program_id, accounts, data)
 }
-
-pub const LAMPORTS_PER_SIGNATURE: u64 = 5_000;
 
 /// A validator's slot time. The chain is one bank that never freezes (a new bank per slot would keep
 /// every slot's sysvar writes in memory, with no accounts background service to flush them); a new
@@ -139,9 +139,13 @@ struct Memory {
 
 pub struct Chain {
     pub banks: BanksClient,
+    /// The bank itself: transactions run on it with CPI recording, and reads skip the BanksClient hop.
+    bank_forks: Arc<std::sync::RwLock<BankForks>>,
     ctx: Mutex<ProgramTestContext>,
     faucet: Keypair,
     memory: std::sync::Mutex<Memory>,
+    /// Mint decimals seen so far (a mint's decimals never change).
+    decimals: std::sync::Mutex<HashMap<Pubkey, u8>>,
     /// Transactions are applied one at a time so their pre/post balances are exact.
     tx_lock: Mutex<()>,
     pub events: broadcast::Sender<ChainEvent>,
@@ -207,9 +211,11 @@ impl Chain {
         let faucet = ctx.payer.insecure_clone();
         let chain = Arc::new(Chain {
             banks: ctx.banks_client.clone(),
+            bank_forks: ctx.bank_forks(),
             ctx: Mutex::new(ctx),
             faucet,
             memory: std::sync::Mutex::new(memory),
+            decimals: Default::default(),
             tx_lock: Mutex::new(()),
             events: broadcast::channel(limits.event_queue.max(1)).0,
             genesis_hash,
@@ -251,6 +257,7 @@ impl Chain {
     pub async fn set_account(&self, address: Pubkey, account: Account) {
         let _no_transaction = self.tx_lock.lock().await;
         self.ctx.lock().await.set_account(&address, &account.into());
+        self.decimals.lock().unwrap().remove(&address);
         self.remember([address]);
         let _ = self.events.send(ChainEvent::Accounts(Arc::new([address])));
     }
@@ -306,8 +313,13 @@ impl Chain {
         self.memory.lock().unwrap().txs.get(signature).map(f)
     }
 
+    /// The working bank (there is one: it never freezes, see SLOT_DURATION).
+    fn bank(&self) -> Arc<Bank> {
+        self.bank_forks.read().unwrap().working_bank()
+    }
+
     pub async fn account(&self, address: &Pubkey) -> Result<Option<Account>> {
-        Ok(self.banks.get_account_with_commitment(*address, CommitmentLevel::Processed).await?)
+        Ok(self.bank().get_account(address).map(Account::from))
     }
 
     pub fn slot(&self) -> u64 {
@@ -417,39 +429,30 @@ impl Chain {
         }
         let signature = tx.signatures[0];
         let keys = tx.message.static_account_keys().to_vec();
-        let signature_fees = LAMPORTS_PER_SIGNATURE * tx.signatures.len() as u64;
-        let fee = self.fee_for_message(&tx.message).await.ok().flatten().unwrap_or(signature_fees);
         let _guard = self.tx_lock.lock().await;
         let internal = |e: anyhow::Error| SendError::Internal(e.to_string());
-        let pre = self.snapshot(&keys).await.map_err(internal)?;
-        let result = self
-            .banks
-            .process_transaction_with_metadata(tx.clone())
-            .await
-            .map_err(|e| SendError::Internal(e.to_string()))?;
-        let metadata = match (&result.result, result.metadata) {
-            (_, Some(metadata)) => metadata,
-            // No metadata: the bank never executed it (nothing was charged or changed).
-            (Err(err), None) => return Err(SendError::Rejected(err.clone())),
-            (Ok(()), None) => return Err(SendError::Internal("transaction processed without metadata".into())),
-        };
-        let post = self.snapshot(&keys).await.map_err(internal)?;
+        let bank = self.bank();
+        let pre = self.snapshot(&bank, &keys).map_err(internal)?;
+        let committed = execute(&bank, tx.clone())?;
+        let post = self.snapshot(&bank, &keys).map_err(internal)?;
         let slot = self.slot();
-        let block_time =
-            self.banks.get_sysvar::<Clock>().await.map(|c| c.unix_timestamp).unwrap_or_else(|_| now_unix());
+        let block_time = bank.clock().unix_timestamp;
+        let status = committed.status.clone();
         let meta = TransactionStatusMeta {
-            status: result.result.clone(),
-            fee,
+            status: committed.status,
+            fee: committed.fee_details.total_fee(),
             pre_balances: pre.lamports,
             post_balances: post.lamports,
-            inner_instructions: Some(Vec::new()),
-            log_messages: Some(metadata.log_messages),
+            // As a validator's transaction status service records them (the lists of instructions that
+            // made no inner call are left out).
+            inner_instructions: Some(map_inner_instructions(committed.inner_instructions.unwrap_or_default()).collect()),
+            log_messages: Some(committed.log_messages.unwrap_or_default()),
             pre_token_balances: Some(pre.tokens),
             post_token_balances: Some(post.tokens),
             rewards: Some(Vec::new()),
             loaded_addresses: Default::default(),
-            return_data: metadata.return_data,
-            compute_units_consumed: Some(metadata.compute_units_consumed),
+            return_data: committed.return_data,
+            compute_units_consumed: Some(committed.executed_units),
             cost_units: None,
         };
         let landed = {
@@ -466,24 +469,24 @@ impl Chain {
             }
             memory.known.extend(keys.iter().copied());
             memory.dirty = true;
-            Landed { seq, signature, slot, err: result.result.err(), logs, keys: keys.clone() }
+            Landed { seq, signature, slot, err: status.err(), logs, keys: keys.clone() }
         };
         let _ = self.events.send(ChainEvent::Transaction(Arc::new(landed)));
         let _ = self.events.send(ChainEvent::Accounts(keys.into()));
         Ok(signature)
     }
 
-    async fn snapshot(&self, keys: &[Pubkey]) -> Result<Snapshot> {
+    fn snapshot(&self, bank: &Bank, keys: &[Pubkey]) -> Result<Snapshot> {
         let mut snapshot = Snapshot::default();
         for (index, key) in keys.iter().enumerate() {
-            let account = self.account(key).await?;
+            let account = bank.get_account(key).map(Account::from);
             snapshot.lamports.push(account.as_ref().map(|a| a.lamports).unwrap_or_default());
             let Some(account) = account else { continue };
             if account.owner != spl_token::id() || account.data.len() != spl_token::state::Account::LEN {
                 continue;
             }
             let Ok(token) = spl_token::state::Account::unpack(&account.data) else { continue };
-            let decimals = self.mint_decimals(&token.mint).await?.unwrap_or_default();
+            let decimals = self.mint_decimals_in(bank, &token.mint).unwrap_or_default();
             snapshot.tokens.push(TransactionTokenBalance {
                 account_index: index as u8,
                 mint: token.mint.to_string(),
@@ -499,12 +502,22 @@ impl Chain {
     }
 
     pub async fn mint_decimals(&self, mint: &Pubkey) -> Result<Option<u8>> {
-        Ok(self
-            .account(mint)
-            .await?
+        Ok(self.mint_decimals_in(&self.bank(), mint))
+    }
+
+    /// A mint's decimals never change once it is initialised, so they are remembered.
+    fn mint_decimals_in(&self, bank: &Bank, mint: &Pubkey) -> Option<u8> {
+        if let Some(decimals) = self.decimals.lock().unwrap().get(mint) {
+            return Some(*decimals);
+        }
+        let decimals = bank
+            .get_account(mint)
+            .map(Account::from)
             .filter(|a| a.owner == spl_token::id())
             .and_then(|a| spl_token::state::Mint::unpack(&a.data).ok())
-            .map(|m| m.decimals))
+            .map(|m| m.decimals)?;
+        self.decimals.lock().unwrap().insert(*mint, decimals);
+        Some(decimals)
     }
 
     /// Writes every account the chain knows to the ledger file, when something changed.
@@ -547,6 +560,29 @@ impl Chain {
         std::fs::rename(&tmp, &self.ledger)?;
         Ok(())
     }
+}
+
+/// Executes and commits one transaction as the bank's own `process_transaction_with_metadata` does, with
+/// CPI recording on (a validator records inner instructions for its transaction status).
+fn execute(
+    bank: &Bank,
+    tx: VersionedTransaction,
+) -> Result<solana_svm::transaction_commit_result::CommittedTransaction, SendError> {
+    let batch = bank.prepare_entry_batch(vec![tx]).map_err(SendError::Rejected)?;
+    let (mut results, _) = bank.load_execute_and_commit_transactions(
+        &batch,
+        MAX_PROCESSING_AGE,
+        ExecutionRecordingConfig {
+            enable_cpi_recording: true,
+            enable_log_recording: true,
+            enable_return_data_recording: true,
+            enable_transaction_balance_recording: false,
+        },
+        &mut Default::default(),
+        Some(1000 * 1000),
+    );
+    // An error here: the bank never executed it (nothing was charged or changed).
+    results.remove(0).map_err(SendError::Rejected)
 }
 
 fn no_simulation_details() -> solana_banks_interface::TransactionSimulationDetails {

@@ -454,6 +454,27 @@ describe('the mining program through the TS client', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('records inner instructions and compute units as a validator shows them', async () => {
+    const wallet = await fundedWallet(6000n);
+    const signature = await send(
+      await activateTierInstructions(program, wallet.publicKey, 'Tier 2', 5000n * UNIT),
+      [wallet],
+    );
+    const tx = await chain.connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    const keys = tx?.transaction.message.staticAccountKeys.map((k) => k.toBase58()) ?? [];
+    const activation = tx?.transaction.message.compiledInstructions.findIndex(
+      (ix) => keys[ix.programIdIndex] === program.programId.toBase58(),
+    );
+    // The activation's CPI into SPL Token (the deposit's transfer), one level down.
+    const inner = tx?.meta?.innerInstructions?.find((i) => i.index === activation);
+    expect(inner?.instructions.map((ix) => keys[ix.programIdIndex])).toContain(TOKEN_PROGRAM_ID.toBase58());
+    expect(inner?.instructions.every((ix) => (ix as { stackHeight?: number }).stackHeight === 2)).toBe(true);
+    // Instructions that made no inner call have no entry, as on a validator.
+    expect(tx?.meta?.innerInstructions?.every((i) => i.instructions.length > 0)).toBe(true);
+    expect(tx?.meta?.logMessages).toContain(`Program ${TOKEN_PROGRAM_ID.toBase58()} invoke [2]`);
+    expect(tx?.meta?.computeUnitsConsumed).toBeGreaterThan(0);
+  });
+
   it('surfaces each program error 6000-6006 with its code', async () => {
     const wallet = await fundedWallet(2000n);
     const intruder = await fundedWallet();

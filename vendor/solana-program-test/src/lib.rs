@@ -1110,6 +1110,13 @@ impl ProgramTestContext {
         &self.genesis_config
     }
 
+    /// STRM patch: the banks themselves, for a caller that executes transactions with CPI recording
+    /// (inner instructions, as a validator's transaction status records them) or reads accounts without
+    /// a BanksClient round trip (the local chain).
+    pub fn bank_forks(&self) -> Arc<RwLock<BankForks>> {
+        self.bank_forks.clone()
+    }
+
     /// Manually increment vote credits for the current epoch in the specified vote account to simulate validator voting activity
     pub fn increment_vote_account_credits(
         &mut self,
