@@ -30,8 +30,8 @@ use solana_sdk::{
 };
 use solana_svm::transaction_processor::ExecutionRecordingConfig;
 use solana_transaction_status::{
-    map_inner_instructions, ConfirmedTransactionWithStatusMeta, TransactionStatusMeta, TransactionTokenBalance, TransactionWithStatusMeta,
-    VersionedTransactionWithStatusMeta,
+    map_inner_instructions, ConfirmedTransactionWithStatusMeta, TransactionStatusMeta, TransactionTokenBalance,
+    TransactionWithStatusMeta, VersionedTransactionWithStatusMeta,
 };
 use tokio::sync::{broadcast, Mutex};
 
@@ -167,21 +167,30 @@ pub fn persistable(account: &Account) -> bool {
     !account.executable
         && account.owner != solana_sdk::sysvar::id()
         && account.owner != solana_sdk::native_loader::id()
-        && account.owner != solana_sdk::bpf_loader_upgradeable::id()
+        && account.owner != solana_sdk_ids::bpf_loader_upgradeable::id()
 }
 
 /// The mining program's ProgramData, as the upgradeable loader leaves it after `anchor deploy` (the header;
 /// the program's code would follow it): the program runs natively here, but its initialisation checks the
 /// upgrade authority recorded at this address. Made afresh at every start, never kept in the ledger.
 fn program_data(upgrade_authority: Pubkey) -> Result<(Pubkey, Account)> {
-    use solana_sdk::bpf_loader_upgradeable::{self, UpgradeableLoaderState};
-    let address = Pubkey::find_program_address(&[mining::ID.as_ref()], &bpf_loader_upgradeable::id()).0;
+    use solana_loader_v3_interface::{get_program_data_address, state::UpgradeableLoaderState};
+    let address = get_program_data_address(&mining::ID);
     let data = bincode::serialize(&UpgradeableLoaderState::ProgramData {
         slot: 0,
         upgrade_authority_address: Some(upgrade_authority),
     })?;
     let lamports = solana_sdk::rent::Rent::default().minimum_balance(data.len());
-    Ok((address, Account { lamports, data, owner: bpf_loader_upgradeable::id(), executable: false, rent_epoch: 0 }))
+    Ok((
+        address,
+        Account {
+            lamports,
+            data,
+            owner: solana_sdk_ids::bpf_loader_upgradeable::id(),
+            executable: false,
+            rent_epoch: 0,
+        },
+    ))
 }
 
 impl Chain {
@@ -445,7 +454,9 @@ impl Chain {
             post_balances: post.lamports,
             // As a validator's transaction status service records them (the lists of instructions that
             // made no inner call are left out).
-            inner_instructions: Some(map_inner_instructions(committed.inner_instructions.unwrap_or_default()).collect()),
+            inner_instructions: Some(
+                map_inner_instructions(committed.inner_instructions.unwrap_or_default()).collect(),
+            ),
             log_messages: Some(committed.log_messages.unwrap_or_default()),
             pre_token_balances: Some(pre.tokens),
             post_token_balances: Some(post.tokens),
