@@ -5,6 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../components/ui/index.ts';
 import { useChainActions } from '../useChainActions.ts';
+import { serveClientConfig } from './client-config.fixture.ts';
 import { RewardsPanel } from './RewardsPanel.tsx';
 
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
@@ -22,18 +23,7 @@ vi.mock('../../auth/index.ts', () => ({
 }));
 vi.mock('../../../lib/socket.ts', () => ({ requestSocket: async () => ({ amount: 1 }) }));
 
-beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () =>
-      Response.json({
-        rpcUrl: 'http://rpc.invalid',
-        demoPlatform: false,
-        links: { dexChart: null, tokenExplorer: null, addressExplorer: null },
-      }),
-    ),
-  );
-});
+beforeEach(serveClientConfig);
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

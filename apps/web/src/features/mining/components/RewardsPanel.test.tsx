@@ -6,6 +6,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../components/ui/index.ts';
 import { useChainActions } from '../useChainActions.ts';
+import { serveClientConfig } from './client-config.fixture.ts';
 import { RewardsPanel } from './RewardsPanel.tsx';
 
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
@@ -39,18 +40,7 @@ vi.mock('../../../lib/socket.ts', () => ({
   requestSocket: async () => fakes.collected,
 }));
 
-beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () =>
-      Response.json({
-        rpcUrl: 'http://rpc.invalid',
-        demoPlatform: false,
-        links: { dexChart: null, tokenExplorer: null, addressExplorer: null },
-      }),
-    ),
-  );
-});
+beforeEach(serveClientConfig);
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
