@@ -25,22 +25,22 @@ pub mod mining {
     }
 
     /// Adds a tier (unique name of 1-32 bytes, deposit above zero).
-    pub fn add_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
+    pub fn add_tier(ctx: Context<ConfigAuthority>, name: String, deposit: u64) -> Result<()> {
         instructions::manage_tiers::add_tier(ctx, name, deposit)
     }
 
     /// Reprices a tier for new activations (deposit above zero).
-    pub fn update_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
+    pub fn update_tier(ctx: Context<ConfigAuthority>, name: String, deposit: u64) -> Result<()> {
         instructions::manage_tiers::update_tier(ctx, name, deposit)
     }
 
     /// Removes a tier from new activations.
-    pub fn remove_tier(ctx: Context<ManageTiers>, name: String) -> Result<()> {
+    pub fn remove_tier(ctx: Context<ConfigAuthority>, name: String) -> Result<()> {
         instructions::manage_tiers::remove_tier(ctx, name)
     }
 
     /// Step one of an authority transfer: names the next authority (`None` withdraws the proposal).
-    pub fn propose_authority(ctx: Context<ProposeAuthority>, new_authority: Option<Pubkey>) -> Result<()> {
+    pub fn propose_authority(ctx: Context<ConfigAuthority>, new_authority: Option<Pubkey>) -> Result<()> {
         instructions::transfer_authority::propose(ctx, new_authority)
     }
 

@@ -4,9 +4,9 @@ use crate::constants::{CONFIG_SEED, MAX_TIERS};
 use crate::error::MiningError;
 use crate::state::{validate_deposit, validate_tier_name, Config, Tier};
 
-/// The authority's tier instructions share these accounts.
+/// The authority's instructions on the config share these accounts: the tier table's and proposing a successor.
 #[derive(Accounts)]
-pub struct ManageTiers<'info> {
+pub struct ConfigAuthority<'info> {
     pub authority: Signer<'info>,
 
     #[account(
@@ -18,7 +18,7 @@ pub struct ManageTiers<'info> {
     pub config: Box<Account<'info, Config>>,
 }
 
-pub fn add_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
+pub fn add_tier(ctx: Context<ConfigAuthority>, name: String, deposit: u64) -> Result<()> {
     validate_tier_name(&name)?;
     validate_deposit(deposit)?;
     let config = &mut ctx.accounts.config;
@@ -29,7 +29,7 @@ pub fn add_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result
 }
 
 /// Changes what new activations pay; active streamers keep the deposit they paid.
-pub fn update_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Result<()> {
+pub fn update_tier(ctx: Context<ConfigAuthority>, name: String, deposit: u64) -> Result<()> {
     validate_deposit(deposit)?;
     let config = &mut ctx.accounts.config;
     let tier = config.tiers.iter_mut().find(|t| t.name == name).ok_or_else(|| error!(MiningError::InvalidTier))?;
@@ -38,7 +38,7 @@ pub fn update_tier(ctx: Context<ManageTiers>, name: String, deposit: u64) -> Res
 }
 
 /// Stops new activations; active streamers on the tier keep it and can still deactivate.
-pub fn remove_tier(ctx: Context<ManageTiers>, name: String) -> Result<()> {
+pub fn remove_tier(ctx: Context<ConfigAuthority>, name: String) -> Result<()> {
     let config = &mut ctx.accounts.config;
     let before = config.tiers.len();
     config.tiers.retain(|t| t.name != name);

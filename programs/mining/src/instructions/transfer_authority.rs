@@ -2,20 +2,8 @@ use anchor_lang::prelude::*;
 
 use crate::constants::CONFIG_SEED;
 use crate::error::MiningError;
+use crate::instructions::manage_tiers::ConfigAuthority;
 use crate::state::Config;
-
-#[derive(Accounts)]
-pub struct ProposeAuthority<'info> {
-    pub authority: Signer<'info>,
-
-    #[account(
-        mut,
-        seeds = [CONFIG_SEED],
-        bump = config.bump,
-        has_one = authority @ MiningError::Unauthorized,
-    )]
-    pub config: Box<Account<'info, Config>>,
-}
 
 #[derive(Accounts)]
 pub struct AcceptAuthority<'info> {
@@ -32,7 +20,7 @@ pub struct AcceptAuthority<'info> {
 }
 
 /// Step one: the authority names its successor (`None` withdraws a proposal); nothing changes hands yet.
-pub fn propose(ctx: Context<ProposeAuthority>, new_authority: Option<Pubkey>) -> Result<()> {
+pub fn propose(ctx: Context<ConfigAuthority>, new_authority: Option<Pubkey>) -> Result<()> {
     ctx.accounts.config.pending_authority = new_authority;
     Ok(())
 }

@@ -294,7 +294,7 @@ impl Harness {
     }
 
     fn manage_accounts(signer: &Pubkey) -> Vec<solana_sdk::instruction::AccountMeta> {
-        mining::accounts::ManageTiers { authority: *signer, config: config_pda() }.to_account_metas(None)
+        mining::accounts::ConfigAuthority { authority: *signer, config: config_pda() }.to_account_metas(None)
     }
 
     pub async fn add_tier(&mut self, signer: &Keypair, name: &str, deposit: u64) -> Result<(), BanksClientError> {
@@ -322,7 +322,7 @@ impl Harness {
     ) -> Result<(), BanksClientError> {
         let ix = Instruction {
             program_id: mining::ID,
-            accounts: mining::accounts::ProposeAuthority { authority: signer.pubkey(), config: config_pda() }
+            accounts: mining::accounts::ConfigAuthority { authority: signer.pubkey(), config: config_pda() }
                 .to_account_metas(None),
             data: mining::instruction::ProposeAuthority { new_authority }.data(),
         };
