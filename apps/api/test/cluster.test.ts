@@ -2,7 +2,8 @@
 // behind a load balancer: a wallet's events reach its sockets on either instance, and when one instance is
 // SIGKILLed mid-stream its sessions go on at the other with the right totals, credited exactly once. A
 // request on a live session (stop-stream, leave-room, increase-rate, mining-stats' live figures) that
-// reaches the instance not running it is run by the one that does.
+// reaches the instance not running it is run by the one that does. A wallet's mining-updates skip Redis while
+// all its tabs are on the instance running its session, and reach a tab that opens on the other.
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '@strm/testing';
 import { io, type Socket } from 'socket.io-client';
@@ -18,6 +19,7 @@ import {
   tokenUnits,
 } from './engine-harness.ts';
 import { type RunningApi, startApiProcess } from './process.ts';
+import { watchPublishes } from './redis-monitor.ts';
 import { createTestDatabase } from './support.ts';
 
 const JWT_SECRET = 'cluster-test-secret-cluster-test-secret';
@@ -129,6 +131,40 @@ describe('two API instances on one PostgreSQL and one Redis', () => {
     expect(there).toEqual(here);
     s.socket.close();
     other.close();
+  }, 120_000);
+
+  it('sends mining-updates straight to a wallet’s tab on its instance, and through Redis to a tab opened on the other', async () => {
+    const publishes = await watchPublishes(REDIS_URL);
+    try {
+      const s = await streamer(a, [a, b]);
+      let heard = 0;
+      s.socket.on('mining-update', () => heard++);
+      // Relayed through Redis, an update's SPUBLISH runs before its delivery on A (the adapter awaits it); so
+      // once more updates were heard than Redis carried, some went straight to the tab.
+      const relayed = () =>
+        publishes.on(`#wallet:${s.wallet}#`).filter((m) => m.includes('"mining-update"')).length;
+      let direct = false;
+      for (let i = 0; i < 40 && !direct; i++) {
+        await nextEvent(s.socket, 'mining-update');
+        await publishes.caughtUp();
+        direct = relayed() < heard;
+      }
+      expect(direct).toBe(true);
+
+      // The wallet opens a tab on B (the load balancer sends it there): the session's updates reach it.
+      const other = await connect(b.url, s.wallet);
+      const update = await nextEvent<{ platform: string }>(other, 'mining-update');
+      expect(update.platform).toBe('demo');
+      await publishes.caughtUp();
+      expect(relayed()).toBeGreaterThan(0);
+      const stopped = nextEvent(other, 'stream-stopped');
+      s.socket.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
+      await stopped;
+      s.socket.close();
+      other.close();
+    } finally {
+      publishes.close();
+    }
   }, 120_000);
 
   it('runs session requests sent to the instance that does not own the session on its owner', async () => {

@@ -1,6 +1,8 @@
 // The Redis adapter when Redis closes its subscriber connection (as it does to a subscriber that falls behind
 // its output buffer limit): the instance lives on, and its rooms, old and made during the outage, hear the
-// other instances again once it is back. Two Socket.IO servers on the machine's Redis (TEST_REDIS_URL).
+// other instances again once it is back. A wallet's mining-update goes straight to its sockets while they are
+// all on the sending instance, and through Redis again once the wallet has a socket on another. Two Socket.IO
+// servers on the machine's Redis (TEST_REDIS_URL).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +11,9 @@ import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
+import { socketEvents } from '../src/socket/index.ts';
 import { attachRedisAdapter, type RedisAdapter } from '../src/socket/redis-adapter.ts';
+import { watchPublishes } from './redis-monitor.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const cluster = `adapter-test-${randomBytes(4).toString('hex')}`;
@@ -58,7 +62,66 @@ async function hears(from: Server, room: string, socket: Socket): Promise<boolea
   });
 }
 
+function nextUpdate(socket: Socket): Promise<{ duration: number }> {
+  return new Promise((resolve) => socket.once('mining-update', resolve));
+}
+
+const update = (duration: number) => ({
+  duration,
+  minedAmount: 0,
+  miningRate: 1,
+  platform: 'demo' as const,
+  currentDailyDuration: duration,
+});
+
 describe('the Redis adapter', () => {
+  it('sends a mining-update straight to the wallet’s sockets here, and through Redis once it has one on the other instance', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const wallet = randomBytes(16).toString('hex');
+    const room = `wallet:${wallet}`;
+    const events = socketEvents(a.io);
+    const publishes = await watchPublishes(REDIS_URL);
+    cleanups.push(() => publishes.close());
+    const published = () => publishes.on(`#${room}#`);
+    const here = await client(a.url, room);
+
+    // One update at a time, each heard by the tab on A: relayed through Redis, its SPUBLISH ran before A's own
+    // delivery (the adapter awaits it), so an update heard that Redis never saw went straight to the tab.
+    let sent = 0;
+    let direct = false;
+    while (!direct && sent < 50) {
+      sent++;
+      const heard = nextUpdate(here);
+      events.toWallet(wallet, 'mining-update', update(sent));
+      expect((await heard).duration).toBe(sent);
+      await publishes.caughtUp();
+      direct = published().length < sent;
+    }
+    expect(direct).toBe(true);
+
+    // A tab of the wallet opens on B: the updates reach it through Redis.
+    const there = await client(b.url, room);
+    const heardThere = nextUpdate(there);
+    const heardHere: number[] = [];
+    here.on('mining-update', (u: { duration: number }) => heardHere.push(u.duration));
+    const first = sent + 1;
+    const timer = setInterval(() => events.toWallet(wallet, 'mining-update', update(++sent)), 100);
+    const reached = await Promise.race([
+      heardThere.then((u) => u.duration),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+    ]);
+    clearInterval(timer);
+    expect(reached).not.toBeNull();
+    await publishes.caughtUp();
+    expect(published().some((m) => m.includes(`"duration":${reached}`))).toBe(true);
+    // And the tab on A heard every one of them, in order.
+    await new Promise<void>((resolve) => {
+      const check = () => (heardHere.at(-1) === sent ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    expect(heardHere).toEqual(Array.from({ length: sent - first + 1 }, (_v, i) => first + i));
+  }, 60_000);
+
   it('survives Redis closing its subscriber connection, and its rooms hear the other instance again', async () => {
     const [a, b] = [await instance(), await instance()];
     const before = await client(a.url, 'room-before');

@@ -7,6 +7,7 @@ import type { EngineEvents, SessionControl, SessionControlAnswer } from '../serv
 import type { Mining } from '../services/mining/index.ts';
 import { walletOfSocket } from './events.ts';
 import { registerMining } from './mining.ts';
+import { onlyHere } from './redis-adapter.ts';
 import { registerRewards } from './rewards.ts';
 import { registerRooms } from './rooms.ts';
 import { registerTiers } from './tiers.ts';
@@ -22,7 +23,11 @@ const SESSION_CONTROL_TIMEOUT_MS = 6000;
 export function socketEvents(io: Server): EngineEvents {
   return {
     toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>) {
-      io.to(walletRoom(wallet)).emit(event, payload);
+      const room = walletRoom(wallet);
+      // mining-update, every live wallet's event each interval, goes straight to the sockets here when the
+      // wallet has none on another instance; the rest, rare and not to be missed, always through the adapter.
+      if (event === 'mining-update' && onlyHere(io, room)) io.local.to(room).emit(event, payload);
+      else io.to(room).emit(event, payload);
     },
     // Asked when the wallet has no socket here: with the Redis adapter this reaches every instance.
     async connectedElsewhere(wallet: string) {

@@ -3,10 +3,34 @@
 // client receives them whichever instance holds its socket. The sharded adapter over Redis 7's sharded
 // Pub/Sub, with a channel per room subscribed only by the instances that have sockets in it: an instance
 // receives the events of its own clients, not every instance's, so adding instances adds capacity.
+// A room whose sockets are all on this instance can skip Redis altogether: `onlyHere` says so, from Redis's own
+// count of the room channel's subscribers (see RoomPresence).
+import { performance } from 'node:perf_hooks';
 import { createShardedAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
-import type { Server } from 'socket.io';
+import type { Namespace, Server } from 'socket.io';
 import type { Logger } from '../logger.ts';
+
+/**
+ * A lookup's answer is used for this long at most. The engine sends a wallet an update every interval and
+ * each update asks for a new lookup, so in steady state the answer used is one interval old; this bounds it
+ * when updates pause (a grace period, a slow Redis).
+ */
+const PRESENCE_MAX_AGE_MS = 10_000;
+/** Channels per PUBSUB SHARDNUMSUB command. */
+const LOOKUP_BATCH = 1000;
+
+type Adapter = Namespace['adapter'];
+const presences = new WeakMap<Adapter, RoomPresence>();
+
+/**
+ * Whether every socket in `room` is on this instance, as of a lookup at most PRESENCE_MAX_AGE_MS old: then a
+ * broadcast to it can go to them directly (`io.local`) instead of through Redis. False when unknown (no
+ * Redis adapter, no lookup yet, a subscription in flight) and when the room has no socket here.
+ */
+export function onlyHere(io: Server, room: string): boolean {
+  return presences.get(io.sockets.adapter)?.onlyHere(room) ?? false;
+}
 
 export interface RedisAdapter {
   ping(): Promise<void>;
@@ -38,7 +62,7 @@ export async function attachRedisAdapter(
     enableReadyCheck: false,
     connectionName: `strm-api:${cluster}:sub`,
   });
-  keepSubscribing(sub, logger);
+  const subscriptions = keepSubscribing(sub, logger);
   for (const client of [pub, sub]) {
     // ioredis reconnects by itself; say so once per failure instead of crashing on an unhandled error.
     client.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
@@ -50,12 +74,17 @@ export async function attachRedisAdapter(
     sub.disconnect();
     throw new Error(`cannot reach Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
   }
-  io.adapter(
-    createShardedAdapter(pub, sub, {
-      channelPrefix: `strm.socket.io#${cluster}`,
-      subscriptionMode: 'dynamic',
-    }),
+  const channelPrefix = `strm.socket.io#${cluster}`;
+  io.adapter(createShardedAdapter(pub, sub, { channelPrefix, subscriptionMode: 'dynamic' }));
+  // The adapter's own name for a room's channel (its `dynamicChannel`, private): prefix#namespace#room#.
+  const presence = new RoomPresence(
+    io.sockets.adapter,
+    pub,
+    subscriptions,
+    (room) => `${channelPrefix}#/#${room}#`,
+    logger,
   );
+  presences.set(io.sockets.adapter, presence);
   return {
     async ping() {
       await pub.ping();
@@ -67,14 +96,124 @@ export async function attachRedisAdapter(
 }
 
 /**
+ * Where a room's sockets are, from Redis: with the dynamic subscription mode an instance subscribes to a
+ * room's channel exactly while it has sockets in the room, so a channel with one subscriber, this instance's
+ * (confirmed before the lookup was sent), has no socket elsewhere. Each `onlyHere` asks for a new lookup of
+ * its room, batched per turn of the event loop, so the answer it gets is from the previous ask: a socket that
+ * joins the room on another instance is missed by at most the one broadcast sent before the next lookup.
+ * Losing the subscriber connection forgets everything (Redis dropped this instance's subscriptions).
+ */
+class RoomPresence {
+  /** Rooms found with no subscriber but this instance, and when that lookup was sent. */
+  private readonly alone = new Map<string, number>();
+  private readonly due = new Set<string>();
+  /** Said once per run of failed lookups (a Redis outage fails every one). */
+  private failing = false;
+
+  constructor(
+    private readonly adapter: Adapter,
+    private readonly pub: Redis,
+    private readonly subscriptions: Subscriptions,
+    private readonly channelOf: (room: string) => string,
+    private readonly logger: Logger,
+  ) {
+    adapter.on('delete-room', (room: string) => this.alone.delete(room));
+    subscriptions.onLost(() => this.alone.clear());
+  }
+
+  onlyHere(room: string): boolean {
+    if (!this.adapter.rooms.get(room)?.size) return false;
+    if (!this.due.size) {
+      setImmediate(() => {
+        this.lookUp().catch((err: unknown) => this.logger.warn({ err }, 'room presence lookup failed'));
+      });
+    }
+    this.due.add(room);
+    const at = this.alone.get(room);
+    return at !== undefined && performance.now() - at <= PRESENCE_MAX_AGE_MS;
+  }
+
+  /** Never rejects: a failed lookup leaves its rooms unknown (broadcast through Redis). */
+  private async lookUp(): Promise<void> {
+    const rooms: string[] = [];
+    for (const room of this.due) {
+      // Only a confirmed subscription is surely in Redis's count.
+      if (this.subscriptions.confirmed(this.channelOf(room))) rooms.push(room);
+      else this.alone.delete(room);
+    }
+    this.due.clear();
+    const sentAt = performance.now();
+    const epoch = this.subscriptions.epoch;
+    const batches: string[][] = [];
+    for (let i = 0; i < rooms.length; i += LOOKUP_BATCH) batches.push(rooms.slice(i, i + LOOKUP_BATCH));
+    await Promise.all(
+      batches.map(async (batch) => {
+        try {
+          const reply = (await this.pub.call(
+            'PUBSUB',
+            'SHARDNUMSUB',
+            ...batch.map(this.channelOf),
+          )) as unknown[];
+          if (this.subscriptions.epoch !== epoch) throw new Error('the subscriber connection was lost');
+          // [channel, count, channel, count, …] in the order asked.
+          for (const [i, room] of batch.entries()) {
+            if (Number(reply[2 * i + 1]) === 1) this.alone.set(room, sentAt);
+            else this.alone.delete(room);
+          }
+          this.failing = false;
+        } catch (err) {
+          for (const room of batch) this.alone.delete(room);
+          if (!this.failing) {
+            this.logger.warn(
+              { err: (err as Error).message, rooms: batch.length },
+              'room presence lookup failed; their broadcasts go through Redis',
+            );
+          }
+          this.failing = true;
+        }
+      }),
+    );
+  }
+}
+
+interface Subscriptions {
+  /** Whether Redis confirmed this connection's subscription to the channel, and no change is under way. */
+  confirmed(channel: string): boolean;
+  /** Counts the subscriber connection's losses (Redis forgets its subscriptions with it). */
+  readonly epoch: number;
+  onLost(listener: () => void): void;
+}
+
+/**
  * The adapter subscribes and unsubscribes a channel per room without handling the answer. While the
  * subscriber connection is down (Redis closes a subscriber that falls behind its output buffer limit, and
  * networks fail) those calls are refused, and an unhandled rejection ends the process: here they are logged
  * instead, and the channels that could not be subscribed are subscribed again once the connection is back
  * (ioredis itself subscribes again to those it holds).
  */
-function keepSubscribing(sub: Redis, logger: Logger): void {
+function keepSubscribing(sub: Redis, logger: Logger): Subscriptions {
   const missed = new Set<string>();
+  const confirmed = new Set<string>();
+  // The last (un)subscription asked per channel, until answered: an older answer does not confirm.
+  const asked = new Map<string, number>();
+  let asks = 0;
+  let epoch = 0;
+  const lost: Array<() => void> = [];
+  const ask = (channels: string[]) => {
+    const id = ++asks;
+    for (const c of channels) {
+      missed.delete(c);
+      confirmed.delete(c);
+      asked.set(c, id);
+    }
+    return (subscribed: boolean) => {
+      for (const c of channels) {
+        if (asked.get(c) !== id) continue;
+        asked.delete(c);
+        if (subscribed) confirmed.add(c);
+      }
+    };
+  };
   const ssubscribe = sub.ssubscribe.bind(sub) as (...channels: string[]) => Promise<unknown>;
   const sunsubscribe = sub.sunsubscribe.bind(sub) as (...channels: string[]) => Promise<unknown>;
   const refused = (what: string, channels: string[]) => (err: Error) => {
@@ -83,19 +222,44 @@ function keepSubscribing(sub: Redis, logger: Logger): void {
   };
   Object.assign(sub, {
     ssubscribe(...channels: string[]) {
-      for (const c of channels) missed.delete(c);
+      const answered = ask(channels);
       const answer = ssubscribe(...channels);
-      answer.catch(refused('subscribe', channels));
+      answer.then(
+        () => answered(true),
+        (err: Error) => {
+          answered(false);
+          refused('subscribe', channels)(err);
+        },
+      );
       return answer;
     },
     sunsubscribe(...channels: string[]) {
-      for (const c of channels) missed.delete(c);
+      const answered = ask(channels);
       const answer = sunsubscribe(...channels);
-      answer.catch(refused('unsubscribe', channels));
+      answer.then(
+        () => answered(false),
+        (err: Error) => {
+          answered(false);
+          refused('unsubscribe', channels)(err);
+        },
+      );
       return answer;
     },
   });
   sub.on('ready', () => {
     if (missed.size) void (sub.ssubscribe as (...c: string[]) => Promise<unknown>)(...missed);
   });
+  // ioredis subscribes again to what it held once it is back (through ssubscribe above: confirmed again).
+  sub.on('close', () => {
+    epoch++;
+    confirmed.clear();
+    for (const listener of lost) listener();
+  });
+  return {
+    confirmed: (channel) => confirmed.has(channel),
+    get epoch() {
+      return epoch;
+    },
+    onLost: (listener) => lost.push(listener),
+  };
 }
