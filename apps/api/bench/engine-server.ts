@@ -121,6 +121,8 @@ if (bare) {
   send({
     type: 'ready',
     port,
+    // The benchmark reads the database's transaction count itself (pg_stat_database).
+    databaseUrl: db.url,
     wallets: wallets.map((wallet, i) => ({
       wallet,
       username: usernames[i],

@@ -82,6 +82,12 @@ export function treeCpu(table: Map<number, ProcessCpu>, pid: number, skip: Reado
   return total;
 }
 
+/** Resident memory of a process in MB, from /proc (what the kernel holds for it, not what it reports). */
+export function rssMb(pid: number): number {
+  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
 /**
  * CPU seconds of the whole machine, all cores (/proc/stat): busy, stolen by the hypervisor (wanted but
  * given to another guest) and the total.
