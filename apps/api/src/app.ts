@@ -76,9 +76,10 @@ export function createApp(deps: AppDeps): App {
   const api = express.Router();
   api.use(cors({ origin: config.webOrigins, credentials: false }));
   api.use(apiRateLimit(config.rateLimitPerMinute));
-  // The dev faucet exists only beside the project's local chain; elsewhere its path is unknown (404)
-  // whatever the request, answered before the body is even parsed.
-  if (!deps.localChain) api.use('/dev/faucet', () => faucetNotFound());
+  // The dev faucet exists only beside the project's local chain and never with a treasury keypair
+  // (config.faucet); elsewhere its path is unknown (404) whatever the request, answered before the body is
+  // even parsed.
+  if (!deps.localChain || !config.faucet) api.use('/dev/faucet', () => faucetNotFound());
   api.use(
     express.json({
       limit: '32kb',

@@ -47,6 +47,7 @@ const envSchema = z.object({
   LOCAL_CHAIN_PORT: port.default(8899),
   LOCAL_CHAIN_HOST: z.string().min(1).default('127.0.0.1'),
   LOCAL_CHAIN_BUILD: onOff.default('on'),
+  LOCAL_CHAIN_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   JWT_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   ADMIN_WALLETS: csv(walletSchema),
@@ -115,7 +116,39 @@ export const configVariables = Object.keys(envSchema.shape);
 
 export class ConfigError extends Error {}
 
-function finalise(env: z.infer<typeof envSchema>) {
+type Env = z.infer<typeof envSchema>;
+
+const loopbackHosts = new Set(['localhost', '[::1]']);
+
+/** An RPC on this machine (the local chain, a solana-test-validator); anything else is a real cluster. */
+export function isLocalRpc(url: string): boolean {
+  const { hostname } = new URL(url);
+  return loopbackHosts.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * A configuration that can move real tokens: a treasury keypair, or an RPC that is not on this machine. The
+ * demo platform (anyone goes live) and the faucet (anyone gets tokens) are refused with it, whatever
+ * NODE_ENV says.
+ */
+function realMoney(env: Env): boolean {
+  return (
+    Boolean(env.TREASURY_KEYPAIR_PATH) ||
+    (env.SOLANA_RPC_URL !== undefined && !isLocalRpc(env.SOLANA_RPC_URL))
+  );
+}
+
+/**
+ * Whether browsers must not be given this RPC URL: it may carry an API key. Providers put it in the user
+ * info (user:pass@), the query (Helius `?api-key=`) or the path (Alchemy `/v2/<key>`, QuickNode
+ * `/<token>/`), and a path token cannot be told from a plain path, so only a bare origin counts as public.
+ */
+export function rpcUrlCarriesCredentials(url: string): boolean {
+  const u = new URL(url);
+  return Boolean(u.username || u.password || u.search || (u.pathname !== '/' && u.pathname !== ''));
+}
+
+function finalise(env: Env) {
   const webOrigins = env.WEB_ORIGINS?.length
     ? env.WEB_ORIGINS
     : [
@@ -138,6 +171,8 @@ function finalise(env: z.infer<typeof envSchema>) {
     localChainPort: env.LOCAL_CHAIN_PORT,
     localChainHost: env.LOCAL_CHAIN_HOST,
     localChainBuild: env.LOCAL_CHAIN_BUILD === 'on',
+    /** A local chain another process runs (its data directory): used instead of starting one. */
+    localChainDir: env.LOCAL_CHAIN_DIR && resolve(env.LOCAL_CHAIN_DIR),
     jwtSecret: env.JWT_SECRET,
     jwtTtlSeconds: env.JWT_TTL_SECONDS,
     adminWallets: new Set(env.ADMIN_WALLETS),
@@ -149,8 +184,11 @@ function finalise(env: z.infer<typeof envSchema>) {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     treasuryKeypairPath: env.TREASURY_KEYPAIR_PATH && resolve(env.TREASURY_KEYPAIR_PATH),
-    /** The demo streaming platform (go live without Twitch/TikTok): local configurations only. */
-    demoPlatform: (env.DEMO_PLATFORM ?? (env.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',
+    /** The demo streaming platform (go live without Twitch/TikTok): local configurations only (see realMoney). */
+    demoPlatform:
+      (env.DEMO_PLATFORM ?? (env.NODE_ENV === 'production' || realMoney(env) ? 'off' : 'on')) === 'on',
+    /** The dev faucet: only beside the project's local chain, and never with a treasury keypair. */
+    faucet: !env.SOLANA_RPC_URL && !env.TREASURY_KEYPAIR_PATH,
     redisUrl: env.REDIS_URL,
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
@@ -223,11 +261,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid environment variable TWITCH_EVENTSUB_SECRET: required with TWITCH_EVENTSUB_CALLBACK_URL',
     );
   }
-  const problem = config.nodeEnv === 'production' ? productionProblem(config) : undefined;
+  const problem =
+    (config.nodeEnv === 'production' ? productionProblem(config) : undefined) ??
+    realMoneyProblem(parsed.data);
   if (problem) throw new ConfigError(`Invalid environment variable ${problem[0]}: ${problem[1]}`);
   if (config.treasuryKeypairPath && !readable(config.treasuryKeypairPath)) {
     throw new ConfigError(
       `Invalid environment variable TREASURY_KEYPAIR_PATH: no readable file at ${config.treasuryKeypairPath}`,
+    );
+  }
+  if (config.localChainDir && !readable(join(config.localChainDir, 'chain.json'))) {
+    throw new ConfigError(
+      `Invalid environment variable LOCAL_CHAIN_DIR: no readable chain.json in ${config.localChainDir}`,
     );
   }
   return config;
@@ -255,5 +300,38 @@ function productionProblem(config: Config): [string, string] | undefined {
   if (!config.treasuryKeypairPath)
     return ['TREASURY_KEYPAIR_PATH', 'required in production (the keypair that pays rewards)'];
   if (config.demoPlatform) return ['DEMO_PLATFORM', 'the demo platform is refused in production'];
+  if (config.localChainDir) return ['LOCAL_CHAIN_DIR', 'the local chain is refused in production'];
+  if (!config.metricsToken)
+    return ['METRICS_TOKEN', 'required in production (GET /metrics is otherwise open to anyone)'];
+  if (!config.publicSolanaRpcUrl && rpcUrlCarriesCredentials(config.solanaRpcUrl))
+    return [
+      'PUBLIC_SOLANA_RPC_URL',
+      'required in production when SOLANA_RPC_URL has user info, a query or a path (it may carry an API key, and browsers are given the RPC URL)',
+    ];
+  return undefined;
+}
+
+/**
+ * Whatever NODE_ENV says: the demo platform and the faucet never run beside a treasury keypair or a
+ * non-local RPC. The first conflict, as [variable, reason].
+ */
+function realMoneyProblem(env: Env): [string, string] | undefined {
+  if (env.DEMO_PLATFORM === 'on' && env.TREASURY_KEYPAIR_PATH)
+    return [
+      'DEMO_PLATFORM',
+      'the demo platform is refused with TREASURY_KEYPAIR_PATH (a treasury paying real tokens)',
+    ];
+  if (env.DEMO_PLATFORM === 'on' && env.SOLANA_RPC_URL && !isLocalRpc(env.SOLANA_RPC_URL))
+    return [
+      'DEMO_PLATFORM',
+      'the demo platform is refused with a SOLANA_RPC_URL that is not on this machine',
+    ];
+  if (env.LOCAL_CHAIN_DIR && env.SOLANA_RPC_URL)
+    return ['LOCAL_CHAIN_DIR', 'names the local chain to use: leave SOLANA_RPC_URL unset with it'];
+  if (env.TREASURY_KEYPAIR_PATH && !env.SOLANA_RPC_URL)
+    return [
+      'TREASURY_KEYPAIR_PATH',
+      'refused with the local chain and its faucet (SOLANA_RPC_URL unset): set SOLANA_RPC_URL to the cluster this treasury pays on',
+    ];
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainInfo } from '@strm/local-chain';
 import type { Config } from './config.ts';
@@ -26,10 +27,18 @@ async function loadLauncher(): Promise<typeof import('@strm/local-chain')> {
   }
 }
 
-/** SOLANA_RPC_URL when set; otherwise the project's local chain, started here (state in DATA_DIR/chain). */
+/**
+ * SOLANA_RPC_URL when set; else the local chain another process runs (LOCAL_CHAIN_DIR, several API
+ * processes on one chain); otherwise the project's local chain, started here (state in DATA_DIR/chain).
+ */
 export async function startChain(config: Config, logger: Logger): Promise<RunningChain> {
   if (config.solanaRpcUrl) {
     return { rpcUrl: config.solanaRpcUrl, wsUrl: config.solanaWsUrl, local: undefined, stop: async () => {} };
+  }
+  if (config.localChainDir) {
+    const info = JSON.parse(readFileSync(join(config.localChainDir, 'chain.json'), 'utf8')) as ChainInfo;
+    logger.info({ rpc: info.rpcUrl, mint: info.mint }, 'using the local chain at LOCAL_CHAIN_DIR');
+    return { rpcUrl: info.rpcUrl, wsUrl: info.wsUrl, local: info, stop: async () => {} };
   }
   const { startLocalChain } = await loadLauncher();
   const chain = await startLocalChain({

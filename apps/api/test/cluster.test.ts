@@ -41,9 +41,8 @@ beforeAll(async () => {
   env = {
     DATABASE_URL: db.url,
     REDIS_URL,
-    SOLANA_RPC_URL: chain.local.rpcUrl,
-    SOLANA_WS_URL: chain.local.wsUrl,
-    TREASURY_KEYPAIR_PATH: chain.local.info.keypairs.treasuryOwner,
+    // The test's local chain (its treasury pays; the demo platform is refused beside a treasury keypair).
+    LOCAL_CHAIN_DIR: chain.dataDir,
     JWT_SECRET,
     DEMO_PLATFORM: 'on',
     MINING_UPDATE_INTERVAL_MS: '250',

@@ -265,6 +265,7 @@ describe('the services’ commands, without Docker', () => {
     const port = await freePort();
     const dotEnv = {
       JWT_SECRET: 'a'.repeat(48),
+      METRICS_TOKEN: 'm'.repeat(32),
       SOLANA_RPC_URL: rpcUrl,
       DATABASE_URL: db.url,
       REDIS_URL: 'redis://127.0.0.1:6379',

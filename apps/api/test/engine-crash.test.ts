@@ -32,9 +32,8 @@ beforeAll(async () => {
   env = {
     PORT: String(await freePort()),
     DATABASE_URL: db.url,
-    SOLANA_RPC_URL: chain.local.rpcUrl,
-    SOLANA_WS_URL: chain.local.wsUrl,
-    TREASURY_KEYPAIR_PATH: chain.local.info.keypairs.treasuryOwner,
+    // The test's local chain (its treasury pays; the demo platform is refused beside a treasury keypair).
+    LOCAL_CHAIN_DIR: chain.dataDir,
     JWT_SECRET,
     DEMO_PLATFORM: 'on',
     MINING_CHECKPOINT_INTERVAL_MS: '1000',

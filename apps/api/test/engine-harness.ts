@@ -41,6 +41,8 @@ export type FakeClock = ReturnType<typeof fakeClock>;
 
 export interface TestChain {
   local: LocalChain;
+  /** Its data directory (chain.json): LOCAL_CHAIN_DIR for API processes on this chain. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startTestChain(): Promise<TestChain> {
   const local = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true, build });
   return {
     local,
+    dataDir,
     async stop() {
       await local.stop();
       await rm(dataDir, { recursive: true, force: true });

@@ -26,7 +26,7 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
   });
 
   const { localChain } = deps;
-  if (localChain) {
+  if (localChain && deps.config.faucet) {
     router.post(
       '/dev/faucet',
       rateLimit({
