@@ -5,7 +5,18 @@ import { Alert } from '../../../components/ui/index.ts';
 import { AUTH_ERROR_PARAM } from '../context.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 
-/** The error from ?authError= with the spec's hint; the parameter is removed from the URL after 5 s. */
+/** What the app itself puts in ?authError= (WalletAuth); a link can put anything there. */
+const KNOWN_ERRORS: ReadonlySet<string> = new Set([
+  AUTH_MESSAGES.nonceFailed,
+  AUTH_MESSAGES.authFailed,
+  AUTH_MESSAGES.phantomNotFound,
+]);
+
+/**
+ * The error from ?authError= with the spec's hint; the parameter is removed from the URL after 5 s. Only
+ * the app's own messages are shown: any other text (a crafted link's "send your seed phrase to…") shows as
+ * 'Authentication failed'.
+ */
 export function AuthErrorBanner() {
   const [params, setParams] = useSearchParams();
   const error = params.get(AUTH_ERROR_PARAM);
@@ -25,7 +36,11 @@ export function AuthErrorBanner() {
   }, [error, setParams]);
   if (!error) return null;
   return (
-    <Alert tone="error" title={error} className="mx-auto mt-4 w-full max-w-5xl">
+    <Alert
+      tone="error"
+      title={KNOWN_ERRORS.has(error) ? error : AUTH_MESSAGES.authFailed}
+      className="mx-auto mt-4 w-full max-w-5xl"
+    >
       {AUTH_MESSAGES.hint}
     </Alert>
   );
