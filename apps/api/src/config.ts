@@ -65,6 +65,7 @@ const envSchema = z.object({
   ),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  PENDING_REWARD_ADJUSTMENT_MAX: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
   // The mining engine.
   MINING_UPDATE_INTERVAL_MS: z.coerce.number().int().min(100).default(MINING_UPDATE_INTERVAL_MS),
   MINING_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1000).default(MINING_CHECKPOINT_INTERVAL_MS),
@@ -193,6 +194,8 @@ function finalise(env: Env) {
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
+    /** The most (whole tokens) an admin's adjustment may raise a pending reward to. */
+    pendingRewardAdjustmentMax: env.PENDING_REWARD_ADJUSTMENT_MAX,
     market: { pairApiUrl: env.DEX_PAIR_API_URL, refreshMs: env.MARKET_REFRESH_MS },
     links: {
       dexChart: env.DEX_CHART_URL ?? null,

@@ -2,6 +2,7 @@
 import { Keypair, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { readKeypair } from '@strm/local-chain';
 import { miningProgram, updateTierInstruction } from '@strm/mining-client';
+import type { ServerEventName } from '@strm/shared';
 import bs58 from 'bs58';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,9 @@ let chain: TestChain;
 let server: EngineServer;
 beforeAll(async () => {
   chain = await startTestChain();
-  server = await startEngineServer(chain, { env: { ADMIN_WALLETS: admin } });
+  server = await startEngineServer(chain, {
+    env: { ADMIN_WALLETS: admin, PENDING_REWARD_ADJUSTMENT_MAX: '1000' },
+  });
 }, 180_000);
 afterAll(async () => {
   await server?.close();
@@ -214,6 +217,40 @@ describe('POST /api/v1/streamer/pending-reward', () => {
   });
 });
 
+describe('POST /api/v1/streamer/pending-reward: the ceiling and the admin’s own wallet', () => {
+  const adjust = (by: string, body: object) =>
+    api().post('/api/v1/streamer/pending-reward').set('Authorization', bearer(by)).send(body);
+
+  it('refuses to raise a pending reward above PENDING_REWARD_ADJUSTMENT_MAX, and allows lowering one', async () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    const over = await adjust(admin, { wallet, amount: 1000.000001 });
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual({
+      error: 'refused',
+      message: 'An adjustment cannot raise a pending reward above 1,000 STRM',
+    });
+    expect(await server.prisma.pendingRewardAdjustment.count({ where: { wallet } })).toBe(0);
+    expect((await server.prisma.streamer.findUnique({ where: { wallet } }))?.pendingRewardUnits ?? 0n).toBe(
+      0n,
+    );
+    expect((await adjust(admin, { wallet, amount: 1000 })).status).toBe(200);
+    // Mined above the ceiling: an admin may still lower it.
+    await server.prisma.streamer.update({ where: { wallet }, data: { pendingRewardUnits: 5_000_000_000n } });
+    const lower = await adjust(admin, { wallet, amount: 4000 });
+    expect(lower.status).toBe(200);
+    expect(lower.body).toMatchObject({ previousPendingReward: 5000, pendingReward: 4000 });
+    expect((await adjust(admin, { wallet, amount: 4500 })).status).toBe(400);
+  });
+
+  it("refuses an admin's adjustment of their own pending reward", async () => {
+    const own = await adjust(admin, { wallet: admin, amount: 10, reason: 'mine' });
+    expect(own.status).toBe(403);
+    expect(own.body).toEqual({ error: 'refused', message: 'Admins cannot adjust their own pending reward' });
+    expect(await server.prisma.pendingRewardAdjustment.count({ where: { wallet: admin } })).toBe(0);
+    expect(await server.prisma.streamer.findUnique({ where: { wallet: admin } })).toBeNull();
+  });
+});
+
 describe('maintenance', () => {
   it('ends every live session at that instant and refuses new ones until it ends', async () => {
     const s = await readyStreamer(chain, server);
@@ -235,6 +272,38 @@ describe('maintenance', () => {
     expect((await startStream(s)).event).toBe('stream-started');
     await socketRequest(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
     s.socket.close();
+  });
+});
+
+describe('maintenance pauses tier actions', () => {
+  it('refuses activate-tier and deactivate-tier with the maintenance message until it ends', async () => {
+    const { keypair, signature } = await activatedWallet(chain, 'Tier 2');
+    const wallet = keypair.publicKey.toBase58();
+    const socket = await connect(server, wallet);
+    const answers: ServerEventName[] = ['tier-activated', 'tier-deactivated', 'tier-error'];
+    const maintenance = { event: 'tier-error', payload: { message: 'We are Down for Maintenance!' } };
+    await setMaintenance(server.prisma, { on: true, actor: admin, at: server.clock.now() });
+    let off: string;
+    try {
+      expect(await socketRequest(socket, 'activate-tier', { signature, tier: 'Tier 2' }, answers)).toEqual(
+        maintenance,
+      );
+      off = await deactivate(chain, keypair);
+      expect(
+        await socketRequest(socket, 'deactivate-tier', { signature: off, tier: 'Tier 2' }, answers),
+      ).toEqual(maintenance);
+      expect(await server.prisma.tierEvent.count({ where: { wallet } })).toBe(0);
+    } finally {
+      await setMaintenance(server.prisma, { on: false, actor: admin, at: server.clock.now() });
+    }
+    // Once it ends, the same report is taken.
+    expect(
+      await socketRequest(socket, 'deactivate-tier', { signature: off, tier: 'Tier 2' }, answers),
+    ).toEqual({
+      event: 'tier-deactivated',
+      payload: { tier: 'Tier 2', signature: off },
+    });
+    socket.close();
   });
 });
 

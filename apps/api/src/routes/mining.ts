@@ -60,7 +60,11 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
         'streamer_live',
       );
     }
-    res.json({ success: true, ...(await adjustPendingReward(deps, { admin: walletOf(req), ...input })) });
+    const adjusted = await adjustPendingReward(
+      { prisma: deps.prisma, clock: deps.clock, maxAmount: deps.config.pendingRewardAdjustmentMax },
+      { admin: walletOf(req), ...input },
+    ).catch(settingsError);
+    res.json({ success: true, ...adjusted });
   });
 
   const demo = mining.demo;

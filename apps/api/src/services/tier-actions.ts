@@ -9,6 +9,7 @@ import type { PrismaClient } from '../db/index.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
 import type { StreamerRecords } from './chain/streamer-records.ts';
+import { getMaintenance } from './maintenance.ts';
 
 export class TierActionError extends Error {}
 
@@ -28,6 +29,16 @@ export class TierActions {
 
   private get connection(): Connection {
     return this.deps.program.provider.connection;
+  }
+
+  /**
+   * Maintenance pauses tier actions (what the chain did stays done; the server records it once maintenance
+   * ends). Read from the database, so every instance refuses from the moment it is switched on.
+   */
+  private async refuseDuringMaintenance() {
+    if ((await getMaintenance(this.deps.prisma)).is_maintenance) {
+      throw new TierActionError(SERVER_MESSAGES.maintenanceActive);
+    }
   }
 
   /** The transaction, confirmed and successful, signed by the wallet, with our program's `instruction`. */
@@ -75,6 +86,7 @@ export class TierActions {
   }
 
   async activate(wallet: string, signature: string, tier: string) {
+    await this.refuseDuringMaintenance();
     await this.verifyTransaction(signature, wallet, 'activateTier');
     const record = await this.deps.records.read(wallet);
     if (!record || record.tierName !== tier) throw new TierActionError(SERVER_MESSAGES.tierNotActive);
@@ -94,6 +106,7 @@ export class TierActions {
   }
 
   async deactivate(wallet: string, signature: string, tier?: string) {
+    await this.refuseDuringMaintenance();
     const { blockTime } = await this.verifyTransaction(signature, wallet, 'deactivateTier');
     const record = await this.deps.records.read(wallet);
     // Still active on a record older than this transaction: the deactivation did not take.

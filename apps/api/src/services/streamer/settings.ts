@@ -1,5 +1,5 @@
 // The streamer's own settings and the admins' pending-reward adjustment (with its audit record).
-import { fromBaseUnits, SERVER_MESSAGES, TIMEZONE_MAX_CHANGES, toBaseUnits } from '@strm/shared';
+import { fromBaseUnits, PRODUCT, SERVER_MESSAGES, TIMEZONE_MAX_CHANGES, toBaseUnits } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
 
@@ -50,12 +50,22 @@ export async function changeTimezone(
   });
 }
 
-/** POST /streamer/pending-reward (admins only): sets the pending reward, recording who, from what, to what. */
+export const ownPendingRewardRefused = 'Admins cannot adjust their own pending reward';
+export const adjustmentAboveMax = (max: number) =>
+  `An adjustment cannot raise a pending reward above ${max.toLocaleString('en-US')} ${PRODUCT}`;
+
+/**
+ * POST /streamer/pending-reward (admins only): sets the pending reward, recording who, from what, to what.
+ * Never the admin's own, and never raised above `maxAmount` (PENDING_REWARD_ADJUSTMENT_MAX); lowering one
+ * that is above it is allowed.
+ */
 export async function adjustPendingReward(
-  deps: { prisma: PrismaClient; clock: Clock },
+  deps: { prisma: PrismaClient; clock: Clock; maxAmount: number },
   input: { admin: string; wallet: string; amount: number; reason?: string },
 ) {
+  if (input.admin === input.wallet) throw new SettingsError(403, ownPendingRewardRefused);
   const units = toBaseUnits(input.amount);
+  const maxUnits = toBaseUnits(deps.maxAmount);
   return deps.prisma.$transaction(async (tx) => {
     await tx.streamer.upsert({
       where: { wallet: input.wallet },
@@ -65,6 +75,8 @@ export async function adjustPendingReward(
     const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
       SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${input.wallet} FOR UPDATE`;
     const previous = row?.pending ?? 0n;
+    if (units > maxUnits && units > previous)
+      throw new SettingsError(400, adjustmentAboveMax(deps.maxAmount));
     await tx.streamer.update({ where: { wallet: input.wallet }, data: { pendingRewardUnits: units } });
     const audit = await tx.pendingRewardAdjustment.create({
       data: {
