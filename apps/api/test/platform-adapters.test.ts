@@ -7,6 +7,7 @@ import { createLogger } from '../src/logger.ts';
 import type { LiveStatus } from '../src/platforms/adapter.ts';
 import { PlatformError } from '../src/platforms/http.ts';
 import { TikTokPlatform } from '../src/platforms/tiktok.ts';
+import { pkceChallenge } from '../src/services/platforms/oauth-state.ts';
 import { TwitchPlatform } from '../src/platforms/twitch.ts';
 
 const logger = createLogger('silent');
@@ -54,8 +55,9 @@ describe('Twitch adapter', () => {
   });
 
   it('builds the implicit-grant URL, and the token Twitch returns to /callback validates to the login', async () => {
-    const url = new URL(twitch.authorizeUrl());
+    const url = new URL(twitch.authorizeUrl('state-of-this-attempt'));
     expect(url.origin + url.pathname).toBe(`${fake.url}/oauth2/authorize`);
+    expect(url.searchParams.get('state')).toBe('state-of-this-attempt');
     expect(url.searchParams.get('client_id')).toBe(fake.clientId);
     expect(url.searchParams.get('response_type')).toBe('token');
     expect(url.searchParams.get('redirect_uri')).toBe('http://127.0.0.1:3000/callback');
@@ -83,7 +85,7 @@ describe('Twitch adapter', () => {
 
   it('refuses without a client id configured', async () => {
     const bare = make({ clientId: undefined });
-    expect(() => bare.authorizeUrl()).toThrow('Twitch is not configured on this server');
+    expect(() => bare.authorizeUrl('s')).toThrow('Twitch is not configured on this server');
   });
 
   it('an expired, a revoked or an unknown token is refused with the re-authorise message', async () => {
@@ -295,12 +297,19 @@ describe('TikTok adapter', () => {
 
   it('exchanges a Login Kit code for a token and the TikTok username', async () => {
     fake.addUser('oauthuser');
-    const result = await tiktok.exchangeCode(fake.issueCode('oauthuser'));
+    const verifier = 'v'.repeat(64);
+    const result = await tiktok.exchangeCode(fake.issueCode('oauthuser', pkceChallenge(verifier)), verifier);
     expect(result.username).toBe('oauthuser');
     expect(result.accessToken).toMatch(/^act\./);
-    const err = await failure(tiktok.exchangeCode('used-or-unknown'));
+    const err = await failure(tiktok.exchangeCode('used-or-unknown', verifier));
     expect([err.kind, err.message]).toEqual(['unauthorized', 'Failed to exchange code for token']);
     const wrong = make({ clientSecret: 'nope' });
-    expect((await failure(wrong.exchangeCode(fake.issueCode('oauthuser')))).kind).toBe('unauthorized');
+    expect((await failure(wrong.exchangeCode(fake.issueCode('oauthuser'), verifier))).kind).toBe(
+      'unauthorized',
+    );
+    // PKCE: a code is exchanged only with the verifier of the challenge it was issued for.
+    const stolen = fake.issueCode('oauthuser', pkceChallenge(verifier));
+    expect((await failure(tiktok.exchangeCode(stolen, 'w'.repeat(64)))).kind).toBe('unauthorized');
+    expect((await tiktok.exchangeCode(stolen, verifier)).username).toBe('oauthuser');
   });
 });

@@ -1,5 +1,6 @@
 // The platform endpoints over a real PostgreSQL and the fake Twitch/TikTok servers: every answer and every
 // error a caller can get (spec §7, §8).
+import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { FakeTikTok, FakeTwitch } from '@strm/testing';
 import request from 'supertest';
@@ -45,6 +46,13 @@ const as = (app: TestApp, wallet: string) => {
   };
 };
 
+/** The state of a Twitch authorisation the wallet starts now (GET /twitch/auth), as Twitch returns it. */
+async function twitchState(app: TestApp, wallet: string): Promise<string> {
+  const res = await as(app, wallet).get('/twitch/auth');
+  expect(res.status).toBe(200);
+  return new URL(res.body.url).searchParams.get('state') ?? '';
+}
+
 describe('every platform endpoint needs a signed-in wallet', () => {
   it.each([
     ['get', '/twitch/auth'],
@@ -53,6 +61,7 @@ describe('every platform endpoint needs a signed-in wallet', () => {
     ['post', '/streamer-validation'],
     ['post', '/verify-streamer'],
     ['post', '/tiktok/exchange-code'],
+    ['get', '/tiktok/auth'],
   ] as const)('%s %s → 401', async (method, path) => {
     const res = await request(t.app)[method](`/api/v1${path}`);
     expect(res.status).toBe(401);
@@ -142,6 +151,7 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
       platform: 'twitch',
       accessToken: token,
       accessTokenExp: 14_400,
+      state: await twitchState(t, wallet),
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -164,7 +174,12 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
   it('needs a token and a username first', async () => {
     let res = await as(t, await withUsername(t, 'someone')).post('/verify-streamer', { platform: 'twitch' });
     expect([res.status, res.body.message]).toEqual([400, 'Please authorize with Twitch first']);
-    res = await as(t, newWallet()).post('/verify-streamer', { platform: 'twitch', accessToken: 'x' });
+    const noName = newWallet();
+    res = await as(t, noName).post('/verify-streamer', {
+      platform: 'twitch',
+      accessToken: 'x',
+      state: await twitchState(t, noName),
+    });
     expect([res.status, res.body.message]).toEqual([400, 'Please enter your Twitch username.']);
   });
 
@@ -173,6 +188,7 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
     const res = await as(t, wallet).post('/verify-streamer', {
       platform: 'twitch',
       accessToken: twitch.issueUserToken('attacker'),
+      state: await twitchState(t, wallet),
     });
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/^This Twitch authorization is for attacker, not victim\./);
@@ -182,7 +198,11 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
   it('expired or revoked tokens get 401 with the re-authorise message', async () => {
     const wallet = await withUsername(t, 'expiring');
     const expired = twitch.issueUserToken('expiring', { expiresInSeconds: -5 });
-    const res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken: expired });
+    const res = await as(t, wallet).post('/verify-streamer', {
+      platform: 'twitch',
+      accessToken: expired,
+      state: await twitchState(t, wallet),
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({
       error: 'platform_token_invalid',
@@ -193,22 +213,29 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
   it('Twitch rate limiting answers 429 with Retry-After; an outage or a malformed answer 502', async () => {
     const wallet = await withUsername(t, 'busy');
     const accessToken = twitch.issueUserToken('busy');
+    // Each try comes back from an authorisation of its own (a state is used once, whatever follows).
+    const verify = async () =>
+      as(t, wallet).post('/verify-streamer', {
+        platform: 'twitch',
+        accessToken,
+        state: await twitchState(t, wallet),
+      });
     twitch.fail('/oauth2/validate', { status: 429, headers: { 'retry-after': '12' } });
-    let res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    let res = await verify();
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('12');
     expect(res.body.message).toBe('Twitch is limiting requests; please try again in 12 seconds');
     twitch.fail('/oauth2/validate', { delayMs: 3000 });
-    res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    res = await verify();
     expect([res.status, res.body.message]).toEqual([502, 'Twitch could not be reached; please try again']);
     twitch.fail('/oauth2/validate', { status: 200, body: '{}' });
-    res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    res = await verify();
     expect([res.status, res.body.message]).toEqual([
       502,
       'Twitch gave an unexpected answer; please try again',
     ]);
     // Nothing was lost: the same token verifies once Twitch answers again.
-    res = await as(t, wallet).post('/verify-streamer', { platform: 'twitch', accessToken });
+    res = await verify();
     expect(res.status).toBe(200);
   });
 
@@ -219,6 +246,7 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
         await as(t, first).post('/verify-streamer', {
           platform: 'twitch',
           accessToken: twitch.issueUserToken('popular'),
+          state: await twitchState(t, first),
         })
       ).status,
     ).toBe(200);
@@ -226,6 +254,7 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
     const res = await as(t, second).post('/verify-streamer', {
       platform: 'twitch',
       accessToken: twitch.issueUserToken('popular'),
+      state: await twitchState(t, second),
     });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('This Twitch account is already verified by another wallet');
@@ -237,6 +266,75 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
         [second],
       ),
     ).rejects.toThrow(/platform_accounts_one_verified_owner/);
+  });
+});
+
+describe('the Twitch OAuth state: made per attempt by the server, bound to the wallet, used once', () => {
+  async function ready(username: string) {
+    const wallet = newWallet();
+    await as(t, wallet).post('/update-streamer-username', { platform: 'twitch', username });
+    return wallet;
+  }
+  const verify = (wallet: string, login: string, state?: string) =>
+    as(t, wallet).post('/verify-streamer', {
+      platform: 'twitch',
+      accessToken: twitch.issueUserToken(login),
+      state,
+    });
+  const invalid = [
+    400,
+    'This authorization was not started from your dashboard or was already used. Please authorize again.',
+  ];
+  const verified = async (wallet: string) =>
+    (await as(t, wallet).get('/streamer-platforms')).body.platforms[1].isVerified as boolean;
+
+  it('gives every attempt a new state', async () => {
+    const wallet = newWallet();
+    const states = new Set([await twitchState(t, wallet), await twitchState(t, wallet)]);
+    expect(states.size).toBe(2);
+    for (const state of states) expect(state.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses a token without a state or with a state the server never made', async () => {
+    const wallet = await ready('forged_state');
+    let res = await verify(wallet, 'forged_state');
+    expect([res.status, res.body.message]).toEqual(invalid);
+    res = await verify(wallet, 'forged_state', 'a'.repeat(32));
+    expect([res.status, res.body.message]).toEqual(invalid);
+    expect(await verified(wallet)).toBe(false);
+  });
+
+  it('refuses a state used once already (a replay)', async () => {
+    const wallet = await ready('replayed');
+    const state = await twitchState(t, wallet);
+    expect((await verify(wallet, 'replayed', state)).status).toBe(200);
+    const other = await ready('replayed_two');
+    await as(t, wallet).post('/update-streamer-username', { platform: 'twitch', username: 'replayed_two' });
+    const res = await verify(wallet, 'replayed_two', state);
+    expect([res.status, res.body.message]).toEqual(invalid);
+    expect(await verified(other)).toBe(false);
+  });
+
+  it('refuses an expired state (10 minutes)', async () => {
+    const wallet = await ready('slowpoke');
+    const state = await twitchState(t, wallet);
+    t.clock.advance(10 * 60_000);
+    const res = await verify(wallet, 'slowpoke', state);
+    expect([res.status, res.body.message]).toEqual([
+      400,
+      'This authorization took too long and has expired. Please authorize again.',
+    ]);
+    expect(await verified(wallet)).toBe(false);
+  });
+
+  it("refuses another wallet's state, which its own wallet can still use", async () => {
+    const victim = await ready('victim_state');
+    const attacker = await ready('attacker_state');
+    const state = await twitchState(t, victim);
+    const res = await verify(attacker, 'attacker_state', state);
+    expect([res.status, res.body.message]).toEqual(invalid);
+    expect(await verified(attacker)).toBe(false);
+    expect((await verify(victim, 'victim_state', state)).status).toBe(200);
   });
 });
 
@@ -376,15 +474,39 @@ describe('TikTok verification (a code in the bio)', () => {
 });
 
 describe('POST /tiktok/exchange-code (the TikTok API flag)', () => {
+  /** GET /tiktok/auth, then TikTok's authorize page as `login` consents: the code and state it returns. */
+  async function authorizeTikTok(wallet: string, login: string) {
+    const res = await as(oauth, wallet).get('/tiktok/auth');
+    expect(res.status).toBe(200);
+    const url = new URL(res.body.url);
+    tiktok.authorizeAs(login);
+    const back = await fetch(url, { redirect: 'manual' });
+    expect(back.status).toBe(302);
+    const location = new URL(back.headers.get('location') ?? '');
+    return {
+      url,
+      code: location.searchParams.get('code') ?? '',
+      state: location.searchParams.get('state') ?? '',
+    };
+  }
+
   it('is off by default: 404 with a clear message', async () => {
-    const res = await as(t, newWallet()).post('/tiktok/exchange-code', { code: 'abc' });
+    let res = await as(t, newWallet()).post('/tiktok/exchange-code', { code: 'abc' });
+    expect([res.status, res.body.message]).toEqual([404, 'TikTok sign-in is not enabled on this server']);
+    res = await as(t, newWallet()).get('/tiktok/auth');
     expect([res.status, res.body.message]).toEqual([404, 'TikTok sign-in is not enabled on this server']);
   });
 
-  it('when on, exchanges the code and verifies the TikTok username it names', async () => {
+  it('when on, exchanges the code with PKCE and verifies the TikTok username it names', async () => {
     tiktok.addUser('CodeFlow');
     const wallet = newWallet();
-    const res = await as(oauth, wallet).post('/tiktok/exchange-code', { code: tiktok.issueCode('codeflow') });
+    const { url, code, state } = await authorizeTikTok(wallet, 'codeflow');
+    expect(`${url.origin}${url.pathname}`).toBe(`${tiktok.url}/v2/auth/authorize/`);
+    expect(url.searchParams.get('client_key')).toBe(tiktok.clientKey);
+    expect(url.searchParams.get('response_type')).toBe('code');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(state).toBe(url.searchParams.get('state'));
+    const res = await as(oauth, wallet).post('/tiktok/exchange-code', { code, state });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       success: true,
@@ -392,6 +514,15 @@ describe('POST /tiktok/exchange-code (the TikTok API flag)', () => {
       message: 'Your TikTok account is verified',
     });
     expect(res.body.access_token).toMatch(/^act\./);
+    // The verifier sent to TikTok hashes (S256) to the challenge the authorize URL carried; it never left
+    // the server otherwise.
+    const sent = tiktok.tokenRequests.at(-1)!;
+    const verifier = sent.get('code_verifier') ?? '';
+    expect(verifier).toMatch(/^[A-Za-z0-9_~.-]{43,128}$/);
+    expect(createHash('sha256').update(verifier).digest('base64url')).toBe(
+      url.searchParams.get('code_challenge'),
+    );
+    expect(url.toString()).not.toContain(verifier);
     expect((await as(oauth, wallet).get('/streamer-platforms')).body.platforms[0]).toEqual({
       platform: 'tiktok',
       isVerified: true,
@@ -400,8 +531,48 @@ describe('POST /tiktok/exchange-code (the TikTok API flag)', () => {
   });
 
   it('a bad or used code gives the spec message', async () => {
-    const res = await as(oauth, newWallet()).post('/tiktok/exchange-code', { code: 'stale' });
+    const wallet = newWallet();
+    const { state } = await authorizeTikTok(wallet, 'staleuser');
+    const res = await as(oauth, wallet).post('/tiktok/exchange-code', { code: 'stale', state });
     expect([res.status, res.body.message]).toEqual([400, 'Failed to exchange code for token']);
     expect((await as(oauth, newWallet()).post('/tiktok/exchange-code', {})).status).toBe(400);
+  });
+
+  it("refuses a forged, replayed, expired or another wallet's state, and a code another attempt's verifier does not match", async () => {
+    const invalid = [
+      400,
+      'This authorization was not started from your dashboard or was already used. Please authorize again.',
+    ];
+    const victim = newWallet();
+    const attacker = newWallet();
+    const exchange = (wallet: string, body: object) => as(oauth, wallet).post('/tiktok/exchange-code', body);
+
+    const first = await authorizeTikTok(victim, 'pkce_victim');
+    let res = await exchange(victim, { code: first.code });
+    expect([res.status, res.body.message]).toEqual(invalid);
+    res = await exchange(victim, { code: first.code, state: 'forged-state-forged-state-forged' });
+    expect([res.status, res.body.message]).toEqual(invalid);
+    res = await exchange(attacker, { code: first.code, state: first.state });
+    expect([res.status, res.body.message]).toEqual(invalid);
+    expect((await exchange(victim, { code: first.code, state: first.state })).status).toBe(200);
+    res = await exchange(victim, { code: first.code, state: first.state });
+    expect([res.status, res.body.message]).toEqual(invalid);
+
+    const slow = await authorizeTikTok(victim, 'pkce_victim');
+    oauth.clock.advance(10 * 60_000);
+    res = await exchange(victim, { code: slow.code, state: slow.state });
+    expect([res.status, res.body.message]).toEqual([
+      400,
+      'This authorization took too long and has expired. Please authorize again.',
+    ]);
+
+    // A code intercepted from the victim's attempt, sent with the attacker's own valid state: TikTok
+    // refuses it, since the attacker's verifier does not match the victim's challenge.
+    const intercepted = await authorizeTikTok(victim, 'pkce_victim');
+    const own = await authorizeTikTok(attacker, 'pkce_attacker');
+    res = await exchange(attacker, { code: intercepted.code, state: own.state });
+    expect([res.status, res.body.message]).toEqual([400, 'Failed to exchange code for token']);
+    expect(tiktok.tokenRequests.at(-1)?.get('code')).toBe(intercepted.code);
+    expect((await as(oauth, attacker).get('/streamer-platforms')).body.platforms[0].isVerified).toBe(false);
   });
 });

@@ -69,10 +69,16 @@ async function twitchStreamer(login: string, target: EngineServer = server) {
     .set('Authorization', auth)
     .send({ platform: 'twitch', username: login })
     .expect(200);
+  // The state of an authorisation this wallet started (GET /twitch/auth), as Twitch returns it.
+  const authorize = await request(target.app.app)
+    .get('/api/v1/twitch/auth')
+    .set('Authorization', auth)
+    .expect(200);
+  const state = new URL(authorize.body.url).searchParams.get('state');
   await request(target.app.app)
     .post('/api/v1/verify-streamer')
     .set('Authorization', auth)
-    .send({ platform: 'twitch', accessToken: twitch.issueUserToken(login) })
+    .send({ platform: 'twitch', accessToken: twitch.issueUserToken(login), state })
     .expect(200);
   const socket = await connect(target, wallet);
   const activated = await socketRequest(socket, 'activate-tier', { signature, tier: 'Tier 1' }, [

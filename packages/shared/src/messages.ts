@@ -57,6 +57,9 @@ export const SERVER_MESSAGES = {
   twitchVerifiedByAuthorizing: 'Twitch accounts are verified by authorizing with Twitch',
   usernameWhileLive: 'Cannot change your username while mining is active',
   tiktokApiDisabled: 'TikTok sign-in is not enabled on this server',
+  oauthStateInvalid:
+    'This authorization was not started from your dashboard or was already used. Please authorize again.',
+  oauthStateExpired: 'This authorization took too long and has expired. Please authorize again.',
   tiktokVerified: 'Your TikTok account is verified',
   twitchVerified: 'Your Twitch account is verified',
 } as const;

@@ -184,10 +184,18 @@ export const verificationResponseSchema = z.object({
   username: z.string().optional(),
   isVerified: z.boolean().optional(),
 });
-/** GET /twitch/auth: the implicit-grant URL the 600x800 popup opens. */
+/**
+ * GET /twitch/auth: the implicit-grant URL the 600x800 popup opens (GET /tiktok/auth: Login Kit's). Its
+ * `state` is made by the server for this attempt and must come back with the result (single use).
+ */
 export const twitchAuthResponseSchema = z.object({ url: z.url() });
+/** The OAuth `state` as the platform returns it; the server says why a missing or unknown one is refused. */
+const oauthStateSchema = z.string().trim().max(256).optional();
 /** POST /tiktok/exchange-code (only when the TikTok API flag is on). */
-export const tiktokExchangeCodeRequestSchema = z.strictObject({ code: z.string().trim().min(1).max(2048) });
+export const tiktokExchangeCodeRequestSchema = z.strictObject({
+  code: z.string().trim().min(1).max(2048),
+  state: oauthStateSchema,
+});
 export const tiktokExchangeCodeResponseSchema = z.object({
   success: z.boolean(),
   access_token: z.string().optional(),
@@ -209,6 +217,8 @@ export const verifyStreamerRequestSchema = z.object({
   verificationCode: z.string().trim().max(64).optional(),
   accessToken: z.string().trim().max(4096).optional(),
   accessTokenExp: z.coerce.number().int().positive().optional(),
+  /** Twitch: the state of the authorisation the token came back from. */
+  state: oauthStateSchema,
 });
 export const updateUsernameRequestSchema = z.object({
   platform: platformSchema,
@@ -380,6 +390,8 @@ export const twitchAuthMessageSchema = z.object({
   type: z.literal('TWITCH_AUTH'),
   access_token: z.string().min(1),
   expires_in: z.coerce.number().int().positive().optional(),
+  /** The OAuth state Twitch returned (checked by the server). */
+  state: z.string().optional(),
 });
 
 // ---- client-side state shapes (spec §3) ----------------------------------------------------

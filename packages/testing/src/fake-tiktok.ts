@@ -4,10 +4,12 @@
 // - GET /api-live/user/room/?uniqueId=…&sourceType=54: the room info that tiktok-live-connector reads to
 //   tell whether a user is live (data.user.roomId, data.liveRoom.status: 2 live, 4 ended;
 //   liveRoomStats.userCount) — statusCode 19881007 when the user does not exist;
-// - POST /v2/oauth/token/ and GET /v2/user/info/: TikTok's Login Kit (open.tiktokapis.com), for the
-//   OAuth code flow behind the TIKTOK_API flag.
+// - GET /v2/auth/authorize/ (www.tiktok.com), POST /v2/oauth/token/ and GET /v2/user/info/
+//   (open.tiktokapis.com): TikTok's Login Kit, for the OAuth code flow behind the TIKTOK_API flag. The
+//   authorize page returns, as the user set with `authorizeAs`, to redirect_uri?code=…&state=…; a code
+//   issued with a PKCE challenge is exchanged only with the code_verifier whose S256 matches it.
 // Control: in process (methods below) or over HTTP under /_fake.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
 
 interface TikTokUser {
@@ -22,7 +24,11 @@ interface TikTokUser {
 
 export class FakeTikTok extends FakeHttpServer {
   readonly users = new Map<string, TikTokUser>();
-  private readonly codes = new Map<string, string>();
+  private readonly codes = new Map<string, { login: string; codeChallenge?: string }>();
+  /** The TikTok user who consents on the authorize page (`authorizeAs`). */
+  private consentingUser: string | undefined;
+  /** Every token request's form, as sent (tests read what the API sent). */
+  readonly tokenRequests: URLSearchParams[] = [];
   private readonly tokens = new Map<string, string>();
   private nextId = 7_000_000_000_000_000_000n;
 
@@ -60,11 +66,42 @@ export class FakeTikTok extends FakeHttpServer {
   }
 
   /** An authorisation code as TikTok's consent page would return to the redirect URI. */
-  issueCode(uniqueId: string): string {
+  issueCode(uniqueId: string, codeChallenge?: string): string {
     const user = this.addUser(uniqueId);
     const code = randomBytes(12).toString('hex');
-    this.codes.set(code, user.uniqueId);
+    this.codes.set(code, { login: user.uniqueId, ...(codeChallenge ? { codeChallenge } : {}) });
     return code;
+  }
+
+  /** Who consents on the authorize page. */
+  authorizeAs(uniqueId: string): void {
+    this.consentingUser = this.addUser(uniqueId).uniqueId;
+  }
+
+  private authorize(params: URLSearchParams): Answer {
+    const redirect = params.get('redirect_uri');
+    if (params.get('client_key') !== this.clientKey || !redirect || params.get('response_type') !== 'code') {
+      return {
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'invalid client_key or redirect_uri' },
+      };
+    }
+    const challenge = params.get('code_challenge') ?? undefined;
+    if (challenge !== undefined && params.get('code_challenge_method') !== 'S256') {
+      return {
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'code_challenge_method must be S256' },
+      };
+    }
+    const target = new URL(redirect);
+    if (!this.consentingUser) {
+      target.searchParams.set('error', 'access_denied');
+    } else {
+      target.searchParams.set('code', this.issueCode(this.consentingUser, challenge));
+      target.searchParams.set('scopes', params.get('scope') ?? '');
+    }
+    target.searchParams.set('state', params.get('state') ?? '');
+    return { status: 302, headers: { location: target.toString() } };
   }
 
   protected route(method: string, path: string): Route | undefined {
@@ -73,6 +110,7 @@ export class FakeTikTok extends FakeHttpServer {
     }
     const routes: Record<string, Route> = {
       'GET /api-live/user/room/': (_req, url) => this.room(url.searchParams.get('uniqueId') ?? ''),
+      'GET /v2/auth/authorize/': (_req, url) => this.authorize(url.searchParams),
       'POST /v2/oauth/token/': (_req, _url, body) => this.token(new URLSearchParams(body)),
       'GET /v2/user/info/': (req) => this.userInfo(req.headers.authorization),
       'PUT /_fake/bio': (_req, _url, body) => {
@@ -140,20 +178,32 @@ export class FakeTikTok extends FakeHttpServer {
   }
 
   private token(form: URLSearchParams): Answer {
+    this.tokenRequests.push(form);
     if (form.get('client_key') !== this.clientKey || form.get('client_secret') !== this.clientSecret) {
       return {
         status: 200,
         body: { error: 'invalid_client', error_description: 'Client key or secret is incorrect.' },
       };
     }
-    const login = this.codes.get(form.get('code') ?? '');
-    if (form.get('grant_type') !== 'authorization_code' || !login) {
+    const issued = this.codes.get(form.get('code') ?? '');
+    if (form.get('grant_type') !== 'authorization_code' || !issued) {
       return {
         status: 200,
         body: { error: 'invalid_grant', error_description: 'Authorization code is expired.' },
       };
     }
+    const verifier = form.get('code_verifier');
+    if (
+      issued.codeChallenge !== undefined &&
+      (!verifier || createHash('sha256').update(verifier).digest('base64url') !== issued.codeChallenge)
+    ) {
+      return {
+        status: 200,
+        body: { error: 'invalid_request', error_description: 'Code verifier or code challenge is invalid.' },
+      };
+    }
     this.codes.delete(form.get('code') ?? '');
+    const login = issued.login;
     const token = `act.${randomBytes(16).toString('hex')}`;
     this.tokens.set(token, login);
     const user = this.users.get(login)!;

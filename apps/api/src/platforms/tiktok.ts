@@ -177,8 +177,35 @@ export class TikTokPlatform implements PlatformAdapter {
     return result;
   }
 
-  /** Login Kit: the authorisation code for a token, then the user's TikTok username. */
-  async exchangeCode(code: string): Promise<{ accessToken: string; username: string; openId: string }> {
+  get loginKitConfigured(): boolean {
+    return Boolean(this.options.clientKey && this.options.clientSecret);
+  }
+
+  /**
+   * GET /tiktok/auth: Login Kit's authorisation page, with this attempt's `state` and the S256 challenge of
+   * its PKCE code_verifier (both kept by the server); TikTok returns to the redirect URI with ?code=&state=.
+   */
+  authorizeUrl(state: string, codeChallenge: string): string {
+    if (!this.options.clientKey) throw new PlatformError('unavailable', TIKTOK_MESSAGES.exchangeFailed);
+    const url = new URL(`${this.options.webBaseUrl}/v2/auth/authorize/`);
+    url.searchParams.set('client_key', this.options.clientKey);
+    url.searchParams.set('scope', 'user.info.basic');
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('redirect_uri', this.options.redirectUri);
+    url.searchParams.set('state', state);
+    url.searchParams.set('code_challenge', codeChallenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+    return url.toString();
+  }
+
+  /**
+   * Login Kit: the authorisation code (with the PKCE code_verifier of the attempt it came back from) for a
+   * token, then the user's TikTok username.
+   */
+  async exchangeCode(
+    code: string,
+    codeVerifier: string,
+  ): Promise<{ accessToken: string; username: string; openId: string }> {
     const { clientKey, clientSecret } = this.options;
     if (!clientKey || !clientSecret) {
       this.logger.error('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET are needed for the TikTok code exchange');
@@ -197,6 +224,7 @@ export class TikTokPlatform implements PlatformAdapter {
           code,
           grant_type: 'authorization_code',
           redirect_uri: this.options.redirectUri,
+          code_verifier: codeVerifier,
         }).toString(),
         timeoutMs: this.options.httpTimeoutMs,
       },

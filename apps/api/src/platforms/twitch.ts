@@ -5,7 +5,7 @@
 // Why not @twurple/api + @twurple/auth: their request helper builds every URL from hard-coded hosts
 // (`https://api.twitch.tv/helix/`, `https://id.twitch.tv/oauth2/`), so they cannot be pointed at the fake
 // Twitch our tests run; the four calls we make are small enough to own, with their failures mapped here.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapter } from './adapter.ts';
@@ -94,8 +94,11 @@ export class TwitchPlatform implements PlatformAdapter {
     return Boolean(this.options.clientId);
   }
 
-  /** GET /twitch/auth: where the popup goes (implicit grant; Twitch returns to /callback#access_token=…). */
-  authorizeUrl(): string {
+  /**
+   * GET /twitch/auth: where the popup goes (implicit grant; Twitch returns to /callback#access_token=…&state=…).
+   * `state` is this attempt's, stored by the server (services/platforms/oauth-state.ts).
+   */
+  authorizeUrl(state: string): string {
     if (!this.options.clientId) throw new PlatformError('unavailable', TWITCH_MESSAGES.notConfigured);
     const url = new URL(`${this.options.authBaseUrl}/oauth2/authorize`);
     url.searchParams.set('client_id', this.options.clientId);
@@ -103,7 +106,7 @@ export class TwitchPlatform implements PlatformAdapter {
     url.searchParams.set('response_type', 'token');
     url.searchParams.set('scope', '');
     url.searchParams.set('force_verify', 'true');
-    url.searchParams.set('state', randomBytes(16).toString('hex'));
+    url.searchParams.set('state', state);
     return url.toString();
   }
 

@@ -14,7 +14,6 @@ import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { assertOwnWallet, requireWallet, walletOf } from '../http/auth.ts';
 import type { Mining } from '../services/mining/index.ts';
-import { TWITCH_MESSAGES } from '../platforms/twitch.ts';
 import { PlatformAccounts } from '../services/platforms/verification.ts';
 
 export function platformsRouter(deps: AppDeps, mining: Mining): Router {
@@ -31,11 +30,8 @@ export function platformsRouter(deps: AppDeps, mining: Mining): Router {
   });
   const auth = requireWallet(deps);
 
-  router.get('/twitch/auth', auth, (_req, res) => {
-    if (!mining.twitch.configured) {
-      throw AppError.unavailable(TWITCH_MESSAGES.notConfigured, 'twitch_not_configured');
-    }
-    res.json({ url: mining.twitch.authorizeUrl() });
+  router.get('/twitch/auth', auth, async (req, res) => {
+    res.json({ url: await accounts.twitchAuthorizeUrl(walletOf(req)) });
   });
 
   // Twitch EventSub webhook (no bearer token: Twitch signs it with TWITCH_EVENTSUB_SECRET).
@@ -71,8 +67,15 @@ export function platformsRouter(deps: AppDeps, mining: Mining): Router {
     if (!config.platforms.tiktok.apiEnabled) {
       throw AppError.notFound(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_api_disabled');
     }
-    const { code } = tiktokExchangeCodeRequestSchema.parse(req.body ?? {});
-    res.json({ success: true, ...(await accounts.exchangeTikTokCode(walletOf(req), code)) });
+    const { code, state } = tiktokExchangeCodeRequestSchema.parse(req.body ?? {});
+    res.json({ success: true, ...(await accounts.exchangeTikTokCode(walletOf(req), code, state)) });
+  });
+
+  router.get('/tiktok/auth', auth, async (req, res) => {
+    if (!config.platforms.tiktok.apiEnabled) {
+      throw AppError.notFound(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_api_disabled');
+    }
+    res.json({ url: await accounts.tiktokAuthorizeUrl(walletOf(req)) });
   });
 
   return router;

@@ -10,7 +10,8 @@ import type { Logger } from '../../logger.ts';
 import { normaliseUsername } from '../../platforms/adapter.ts';
 import { PlatformError } from '../../platforms/http.ts';
 import type { TikTokPlatform } from '../../platforms/tiktok.ts';
-import type { TwitchPlatform } from '../../platforms/twitch.ts';
+import { TWITCH_MESSAGES, type TwitchPlatform } from '../../platforms/twitch.ts';
+import { OAuthStates, pkceChallenge } from './oauth-state.ts';
 
 export interface VerificationDeps {
   prisma: PrismaClient;
@@ -54,7 +55,30 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 export class PlatformAccounts {
-  constructor(private readonly deps: VerificationDeps) {}
+  private readonly oauth: OAuthStates;
+
+  constructor(private readonly deps: VerificationDeps) {
+    this.oauth = new OAuthStates(deps);
+  }
+
+  /** GET /twitch/auth: the popup's URL, with a state made for this attempt and bound to the wallet. */
+  async twitchAuthorizeUrl(wallet: string): Promise<string> {
+    if (!this.deps.twitch.configured) {
+      throw AppError.unavailable(TWITCH_MESSAGES.notConfigured, 'twitch_not_configured');
+    }
+    const { state } = await this.oauth.begin(wallet, 'twitch');
+    return this.deps.twitch.authorizeUrl(state);
+  }
+
+  /** GET /tiktok/auth: Login Kit's URL, with this attempt's state and PKCE challenge (the verifier stays here). */
+  async tiktokAuthorizeUrl(wallet: string): Promise<string> {
+    if (!this.deps.tiktok.loginKitConfigured) {
+      this.deps.logger.error('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET are needed for TikTok sign-in');
+      throw AppError.unavailable(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_not_configured');
+    }
+    const { state, codeVerifier } = await this.oauth.begin(wallet, 'tiktok', { pkce: true });
+    return this.deps.tiktok.authorizeUrl(state, pkceChallenge(codeVerifier!));
+  }
 
   /** GET /streamer-platforms: both platforms, verified or not, with the stored username. */
   async statuses(wallet: string): Promise<PlatformStatus[]> {
@@ -123,15 +147,18 @@ export class PlatformAccounts {
   /** POST /verify-streamer. */
   async verify(
     wallet: string,
-    input: { platform: Platform; verificationCode?: string; accessToken?: string },
+    input: { platform: Platform; verificationCode?: string; accessToken?: string; state?: string },
   ) {
     return input.platform === 'twitch'
-      ? this.verifyTwitch(wallet, input.accessToken)
+      ? this.verifyTwitch(wallet, input.accessToken, input.state)
       : this.verifyTikTok(wallet, input.verificationCode);
   }
 
-  private async verifyTwitch(wallet: string, accessToken: string | undefined) {
+  private async verifyTwitch(wallet: string, accessToken: string | undefined, state: string | undefined) {
     if (!accessToken) throw AppError.badRequest(SERVER_MESSAGES.twitchAuthorizeFirst, 'token_required');
+    // The token must come back from an authorisation this wallet started here (used up even if what
+    // follows fails: a new attempt gets a new state).
+    await this.oauth.consume(wallet, 'twitch', state);
     const account = await this.deps.prisma.platformAccount.findUnique({
       where: { wallet_platform: { wallet, platform: 'twitch' } },
     });
@@ -183,8 +210,10 @@ export class PlatformAccounts {
   }
 
   /** POST /tiktok/exchange-code: the Login Kit flow verifies the username TikTok names for the code. */
-  async exchangeTikTokCode(wallet: string, code: string) {
-    const result = await this.deps.tiktok.exchangeCode(code).catch((err: unknown) => {
+  async exchangeTikTokCode(wallet: string, code: string, state: string | undefined) {
+    const { codeVerifier } = await this.oauth.consume(wallet, 'tiktok', state);
+    if (!codeVerifier) throw AppError.badRequest(SERVER_MESSAGES.oauthStateInvalid, 'oauth_state_invalid');
+    const result = await this.deps.tiktok.exchangeCode(code, codeVerifier).catch((err: unknown) => {
       const mapped = platformAppError(err);
       if (mapped instanceof AppError && mapped.status === 401) {
         throw new AppError(400, 'exchange_failed', SERVER_MESSAGES.exchangeFailed);

@@ -9,8 +9,8 @@ const exchangeResponse = z.object({
   message: z.string().optional(),
 });
 
-function exchangeCode(code: string) {
-  return apiRequest('/tiktok/exchange-code', exchangeResponse, { method: 'POST', body: { code } });
+function exchangeCode(code: string, state: string | undefined) {
+  return apiRequest('/tiktok/exchange-code', exchangeResponse, { method: 'POST', body: { code, state } });
 }
 
 /** The authorisation return page: hands the result to the opener (same origin only) and closes. */

@@ -4,19 +4,22 @@ import { callbackMessage, readCallback } from './callback.ts';
 const page = (path: string) => new URL(path, 'http://127.0.0.1:3000');
 
 describe('the /callback page', () => {
-  it('hands a Twitch token from the hash to the opener', async () => {
-    const input = readCallback(page('/callback#access_token=abc123&expires_in=3600&token_type=bearer'));
+  it('hands a Twitch token and its state from the hash to the opener', async () => {
+    const input = readCallback(
+      page('/callback#access_token=abc123&expires_in=3600&state=st4te&token_type=bearer'),
+    );
     expect(await callbackMessage(input, vi.fn())).toEqual({
       type: 'TWITCH_AUTH',
       access_token: 'abc123',
       expires_in: 3600,
+      state: 'st4te',
     });
   });
 
   it('exchanges a TikTok code through the API and hands over the access token', async () => {
     const exchange = vi.fn().mockResolvedValue({ success: true, access_token: 'tt-token' });
     const message = await callbackMessage(readCallback(page('/callback?code=xyz&state=1')), exchange);
-    expect(exchange).toHaveBeenCalledWith('xyz');
+    expect(exchange).toHaveBeenCalledWith('xyz', '1');
     expect(message).toEqual({ type: 'TIKTOK_AUTH', access_token: 'tt-token' });
   });
 

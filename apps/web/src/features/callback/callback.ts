@@ -5,36 +5,45 @@ export const EXCHANGE_FAILED = 'Failed to exchange code for token';
 export const TIKTOK_AUTH_FAILED = 'Failed to complete TikTok authorization';
 
 export type CallbackMessage =
-  | { type: typeof TWITCH_AUTH_MESSAGE_TYPE; access_token: string; expires_in?: number }
+  | { type: typeof TWITCH_AUTH_MESSAGE_TYPE; access_token: string; expires_in?: number; state?: string }
   | { type: 'TIKTOK_AUTH'; access_token: string }
   | { type: 'AUTH_ERROR'; error: string };
 
 export type CallbackInput =
-  | { kind: 'twitch'; accessToken: string; expiresIn?: number }
-  | { kind: 'tiktok'; code: string }
+  | { kind: 'twitch'; accessToken: string; expiresIn?: number; state?: string }
+  | { kind: 'tiktok'; code: string; state?: string }
   | { kind: 'none' };
 
-/** Twitch returns the token in the hash (implicit flow); TikTok returns a code in the query. */
+/**
+ * Twitch returns the token in the hash (implicit flow); TikTok returns a code in the query. Both return the
+ * `state` the server put in the authorize URL; it goes back to the server, which checks it.
+ */
 export function readCallback(url: URL): CallbackInput {
   const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
   const accessToken = hash.get('access_token');
   if (accessToken) {
     const expires = Number(hash.get('expires_in'));
+    const state = hash.get('state');
     return {
       kind: 'twitch',
       accessToken,
       ...(Number.isFinite(expires) && expires > 0 ? { expiresIn: expires } : {}),
+      ...(state ? { state } : {}),
     };
   }
   const code = url.searchParams.get('code');
-  if (code) return { kind: 'tiktok', code };
+  const state = url.searchParams.get('state');
+  if (code) return { kind: 'tiktok', code, ...(state ? { state } : {}) };
   return { kind: 'none' };
 }
 
 /** Resolves the message for the opener; a TikTok code is exchanged by our API first. */
 export async function callbackMessage(
   input: CallbackInput,
-  exchangeCode: (code: string) => Promise<{ success: boolean; access_token?: string; message?: string }>,
+  exchangeCode: (
+    code: string,
+    state: string | undefined,
+  ) => Promise<{ success: boolean; access_token?: string; message?: string }>,
 ): Promise<CallbackMessage> {
   switch (input.kind) {
     case 'twitch':
@@ -42,10 +51,11 @@ export async function callbackMessage(
         type: TWITCH_AUTH_MESSAGE_TYPE,
         access_token: input.accessToken,
         ...(input.expiresIn ? { expires_in: input.expiresIn } : {}),
+        ...(input.state ? { state: input.state } : {}),
       };
     case 'tiktok':
       try {
-        const result = await exchangeCode(input.code);
+        const result = await exchangeCode(input.code, input.state);
         if (!result.success || !result.access_token)
           return { type: 'AUTH_ERROR', error: result.message ?? EXCHANGE_FAILED };
         return { type: 'TIKTOK_AUTH', access_token: result.access_token };

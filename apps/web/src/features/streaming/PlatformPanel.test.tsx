@@ -104,7 +104,7 @@ describe('Twitch panel', () => {
       window.dispatchEvent(
         new MessageEvent('message', {
           origin: window.location.origin,
-          data: { type: 'TWITCH_AUTH', access_token: 'tok', expires_in: 3600 },
+          data: { type: 'TWITCH_AUTH', access_token: 'tok', expires_in: 3600, state: 'st4te' },
         }),
       );
     });
@@ -115,6 +115,7 @@ describe('Twitch panel', () => {
       platform: 'twitch',
       accessToken: 'tok',
       accessTokenExp: 3600,
+      state: 'st4te',
     });
   });
 

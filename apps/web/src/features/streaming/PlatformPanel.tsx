@@ -93,6 +93,7 @@ export function PlatformPanel({
         platform: 'twitch',
         accessToken: parsed.data.access_token,
         accessTokenExp: parsed.data.expires_in,
+        state: parsed.data.state,
       })
         .then((answer) => {
           setInfo(answer.message ?? null);

@@ -33,6 +33,8 @@ export const verifyStreamer = (body: {
   verificationCode?: string;
   accessToken?: string;
   accessTokenExp?: number;
+  /** Twitch: the state of the authorisation the token came back from (checked by the server). */
+  state?: string;
 }) => apiRequest('/verify-streamer', verificationResponseSchema, { method: 'POST', body });
 
 export const twitchAuthUrl = () => apiRequest('/twitch/auth', twitchAuthResponseSchema);
