@@ -4,7 +4,7 @@
 // .test-reports/ for the closing summary. After a build of the local chain, this clone's own build of it is
 // copied to <clone>/target/local-chain/strm-local-chain, which is what the local chain launcher runs.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,25 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const env = { ...process.env };
 env.CARGO_TARGET_DIR ??= join(homedir(), '.cache', 'strm-target');
+
+// The local chain's build and the copy of it this clone runs (keepOwnLocalChain) happen under one lock shared by
+// every clone, so no other clone can relink the shared binary in between (util-linux's flock; without it, the
+// copy checks for a relink instead).
+const buildsLocalChain = args[0] === 'build' && (args.includes('strm-local-chain') || !args.includes('-p'));
+if (buildsLocalChain && !env.STRM_LOCAL_CHAIN_LOCKED) {
+  mkdirSync(env.CARGO_TARGET_DIR, { recursive: true });
+  const locked = spawnSync(
+    'flock',
+    [
+      join(env.CARGO_TARGET_DIR, '.strm-local-chain.lock'),
+      process.execPath,
+      fileURLToPath(import.meta.url),
+      ...args,
+    ],
+    { stdio: 'inherit', env: { ...env, STRM_LOCAL_CHAIN_LOCKED: '1' } },
+  );
+  if (!locked.error) process.exit(locked.status ?? 1);
+}
 
 // Compiling is minutes of silence that look like a hang: say what is built and how long it takes, once,
 // before cargo's output (a cold target dir), or after a few quiet seconds (a new clone compiles the
@@ -47,8 +66,7 @@ child.stdout.on('data', (chunk) => {
 child.on('exit', (code) => {
   clearTimeout(slowNotice);
   report?.end();
-  const buildsLocalChain = args.includes('strm-local-chain') || !args.includes('-p');
-  if (code === 0 && args[0] === 'build' && buildsLocalChain) process.exit(keepOwnLocalChain(Date.now()));
+  if (code === 0 && buildsLocalChain) process.exit(keepOwnLocalChain(Date.now()));
   process.exit(code ?? 1);
 });
 
@@ -56,8 +74,8 @@ child.on('exit', (code) => {
  * Every clone and worktree builds into the one shared target dir, where cargo links the local chain to the
  * same <target>/<profile>/strm-local-chain whichever clone built it; a clone that ran that file could run
  * another clone's build, or see it replaced while running. So after its build the clone copies it to its own
- * <clone>/target/local-chain/strm-local-chain (which the launcher runs): under cargo's own lock on the build
- * directory (flock), unless another build was linked there since this one ended (then it builds again), to a
+ * <clone>/target/local-chain/strm-local-chain (which the launcher runs), still holding the lock its build ran under
+ * (without flock: unless another build was linked there since this one ended, else it builds again), to a
  * temporary name renamed into place, so a chain that is starting never sees half a file.
  */
 function keepOwnLocalChain(builtAt) {
@@ -66,6 +84,11 @@ function keepOwnLocalChain(builtAt) {
   const destination = join(root, 'target', 'local-chain');
   mkdirSync(destination, { recursive: true });
   const temporary = join(destination, `.strm-local-chain.${process.pid}`);
+  if (env.STRM_LOCAL_CHAIN_LOCKED) {
+    copyFileSync(built, temporary);
+    renameSync(temporary, join(destination, 'strm-local-chain'));
+    return 0;
+  }
   const copyUnlessRelinked = `const fs = require('node:fs');
     if (fs.statSync(${JSON.stringify(built)}).ctimeMs > ${builtAt}) process.exit(3);
     fs.copyFileSync(${JSON.stringify(built)}, ${JSON.stringify(temporary)});`;
