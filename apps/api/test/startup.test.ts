@@ -30,6 +30,18 @@ describe('starting the API', () => {
     expect(stderr.trim()).toMatch(/^Invalid environment variable PORT: [^\n]+$/);
   });
 
+  it('refuses the demo platform beside a cluster that is not local, whatever NODE_ENV says, in one line', async () => {
+    const { code, stderr } = await runApiToExit({
+      NODE_ENV: 'development',
+      DEMO_PLATFORM: 'on',
+      SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+    });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'Invalid environment variable DEMO_PLATFORM: the demo platform is refused with a SOLANA_RPC_URL that is not on this machine',
+    );
+  });
+
   it('fails clearly when its port is taken, leaving nothing running', async () => {
     const blocker = createServer();
     const port = await freePort();
