@@ -3,7 +3,7 @@
 // LiteSVM's SPL Token and Associated Token programs. Run by `pnpm test:sbf` (scripts/sbf/test.mjs), which
 // builds the .so first; each instruction's compute units are printed and checked against a budget.
 //
-// Every test of the native suite (programs/mining/tests/mining.rs) has a twin here, titled with the
+// Every test of the native suite (programs/mining-tests/tests/mining.rs) has a twin here, titled with the
 // native test's name (underscores as spaces), asserting the same error codes, balances and account data
 // on the .so; the last test checks that no native test is left without one. The tests after the twins are
 // the SBF run's own (the client's transaction, the full tier table, compute budgets).

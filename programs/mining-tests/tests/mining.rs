@@ -692,12 +692,12 @@ async fn one_wallet_cannot_touch_another_wallets_record() {
     // attacker alone signs and pays for: the program sees that the victim did not sign.
     let mut ix = h.deactivate_ix(&v, &streamer_pda(&v), &attacker_ata, &holdings_address(&v, &mint));
     ix.accounts[0].is_signer = false;
-    let blockhash = h.ctx.get_new_latest_blockhash().await.unwrap();
+    let blockhash = h.fresh_blockhash();
     let tx = Transaction::new_signed_with_payer(&[ix], Some(&attacker.pubkey()), &[&attacker], blockhash);
-    let result = h.ctx.banks_client.process_transaction_with_metadata(tx).await.unwrap();
-    let logs = result.metadata.expect("the transaction was executed").log_messages;
+    let (result, logs) = h.execute(tx).await;
+    let logs = logs.expect("the transaction was executed");
     assert!(logs.iter().any(|l| l == &format!("Program {} invoke [1]", mining::ID)), "reached the program: {logs:#?}");
-    expect_code(result.result.map_err(solana_program_test::BanksClientError::TransactionError), ACCOUNT_NOT_SIGNER);
+    expect_code(result, ACCOUNT_NOT_SIGNER);
 
     // Or pays the victim's refund into its own token account while the victim signs for something else:
     // the payout account must be the signer's.

@@ -4,12 +4,13 @@
 
 use anchor_lang::{AccountDeserialize, AnchorDeserialize, Event, InstructionData, ToAccountMetas};
 use mining::state::{Config, Streamer};
+use solana_loader_v3_interface::state::UpgradeableLoaderState;
 use solana_program_test::{processor, BanksClientError, ProgramTest, ProgramTestContext};
 use solana_sdk::{
     account::Account,
     account_info::AccountInfo,
-    bpf_loader_upgradeable::{self, UpgradeableLoaderState},
     entrypoint::ProgramResult,
+    hash::Hash,
     instruction::{Instruction, InstructionError},
     program_pack::Pack,
     pubkey::Pubkey,
@@ -17,6 +18,7 @@ use solana_sdk::{
     signature::{Keypair, Signer},
     transaction::{Transaction, TransactionError},
 };
+use solana_sdk_ids::bpf_loader_upgradeable;
 use solana_system_interface::{instruction as system_instruction, program as system_program};
 use spl_associated_token_account::get_associated_token_address;
 
@@ -138,26 +140,49 @@ impl Harness {
         self.ctx.payer.insecure_clone()
     }
 
+    /// A blockhash no transaction of this bank has used yet, so that two identical transactions in a row
+    /// are two transactions. The bank registers one on the spot (what its PoH task does every slot), rather
+    /// than the test waiting for that task, which a loaded machine can starve.
+    pub fn fresh_blockhash(&mut self) -> Hash {
+        let bank = self.ctx.bank_forks().read().unwrap().working_bank();
+        bank.register_unique_recent_blockhash_for_test();
+        self.ctx.last_blockhash = bank.last_blockhash();
+        self.ctx.last_blockhash
+    }
+
     /// A transaction paid by the harness's payer, signed by it and `signers`, on a fresh blockhash.
-    async fn transaction(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Transaction {
+    fn transaction(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Transaction {
         let payer = self.payer();
         let mut all: Vec<&Keypair> = vec![&payer];
         all.extend(signers.iter().copied().filter(|k| k.pubkey() != payer.pubkey()));
-        let blockhash = self.ctx.get_new_latest_blockhash().await.unwrap();
-        Transaction::new_signed_with_payer(ixs, Some(&payer.pubkey()), &all, blockhash)
+        Transaction::new_signed_with_payer(ixs, Some(&payer.pubkey()), &all, self.fresh_blockhash())
+    }
+
+    /// Executes a transaction and returns its result and logs (`None` when it was refused before
+    /// execution). Every transaction of the harness goes this one way: the bank locks the accounts,
+    /// executes, commits and unlocks them before the answer comes back, so the next transaction never
+    /// finds them locked. (BanksClient::process_transaction instead hands the transaction to a background
+    /// thread and answers once its status is recorded, which is before that thread releases the locks:
+    /// a transaction sent right after on the same accounts failed with `AccountInUse`.)
+    pub async fn execute(&mut self, tx: Transaction) -> (Result<(), BanksClientError>, Option<Vec<String>>) {
+        let answer = self.ctx.banks_client.process_transaction_with_metadata(tx).await;
+        match answer {
+            Err(err) => (Err(err), None),
+            Ok(r) => (r.result.map_err(BanksClientError::TransactionError), r.metadata.map(|m| m.log_messages)),
+        }
     }
 
     pub async fn send(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Result<(), BanksClientError> {
-        let tx = self.transaction(ixs, signers).await;
-        self.ctx.banks_client.process_transaction(tx).await
+        let tx = self.transaction(ixs, signers);
+        self.execute(tx).await.0
     }
 
     /// Sends like `send`, expecting success, and returns the transaction's log lines.
     pub async fn send_logged(&mut self, ixs: &[Instruction], signers: &[&Keypair]) -> Vec<String> {
-        let tx = self.transaction(ixs, signers).await;
-        let result = self.ctx.banks_client.process_transaction_with_metadata(tx).await.unwrap();
-        result.result.unwrap();
-        result.metadata.unwrap().log_messages
+        let tx = self.transaction(ixs, signers);
+        let (result, logs) = self.execute(tx).await;
+        result.unwrap();
+        logs.expect("the transaction was executed")
     }
 
     pub async fn airdrop(&mut self, to: &Pubkey, lamports: u64) {
