@@ -197,7 +197,7 @@ async fn handle_one(chain: &Chain, request: Value, cheats: bool) -> Value {
 
 // ---- parameters ---------------------------------------------------------------------------------
 
-fn param<'a>(params: &'a [Value], i: usize) -> Result<&'a Value, RpcError> {
+fn param(params: &[Value], i: usize) -> Result<&Value, RpcError> {
     params.get(i).ok_or_else(|| RpcError::invalid_params(format!("Invalid params: missing parameter {i}")))
 }
 

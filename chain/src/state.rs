@@ -396,7 +396,7 @@ impl Chain {
                 continue;
             }
             let tx = Transaction::new_signed_with_payer(
-                &[ix.clone()],
+                std::slice::from_ref(&ix),
                 Some(&self.faucet.pubkey()),
                 &[&self.faucet],
                 blockhash,
@@ -414,7 +414,7 @@ impl Chain {
         tx: VersionedTransaction,
     ) -> Result<(Option<TransactionError>, Vec<String>, u64), String> {
         let result = self.banks.simulate_transaction(tx).await.map_err(|e| e.to_string())?;
-        let details = result.simulation_details.unwrap_or_else(|| no_simulation_details());
+        let details = result.simulation_details.unwrap_or_else(no_simulation_details);
         match result.result {
             Some(Ok(())) => Ok((None, details.logs, details.units_consumed)),
             Some(Err(err)) => Ok((Some(err), details.logs, details.units_consumed)),
