@@ -1,5 +1,5 @@
 import { createBrowserRouter } from 'react-router';
-import { CallbackPage } from '../features/callback/CallbackPage.tsx';
+import { CallbackPage } from '../features/callback/index.ts';
 import { HomeRoute } from './routes/home.tsx';
 
 export function createAppRouter() {

@@ -3,7 +3,7 @@
 import { lazy, Suspense } from 'react';
 import { Alert, Button, ErrorBoundary, PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, useAuth } from '../../features/auth/index.ts';
-import { LandingPage } from '../../features/landing/LandingPage.tsx';
+import { LandingPage } from '../../features/landing/index.ts';
 
 const SignedIn = lazy(() => import('./signed-in.tsx'));
 
