@@ -17,6 +17,7 @@ import {
   startTestChain,
   type TestChain,
   tokenUnits,
+  waitFor,
 } from './engine-harness.ts';
 import { type RunningApi, startApiProcess } from './process.ts';
 import { watchPublishes } from './redis-monitor.ts';
@@ -188,14 +189,18 @@ describe('two API instances on one PostgreSQL and one Redis', () => {
       'Cannot change timezone while mining is active',
     ]);
 
-    await new Promise((r) => setTimeout(r, 1200));
-    // mining-stats through B counts the session A runs, with A's figures.
-    const stats = await fetch(`${b.url}/api/v1/streamer/mining-stats?wallet=${s.wallet}`, {
-      headers: { Authorization: `Bearer ${tokenFor(s.wallet)}` },
-    }).then(
-      (r) =>
-        r.json() as Promise<Record<string, unknown> & { recentSessions: Array<Record<string, unknown>> }>,
-    );
+    // mining-stats through B counts the session A runs, with A's figures (once A has mined a second and
+    // written it: polled, as a dashboard does, rather than a guess at how long that takes on a busy machine).
+    const stats = await waitFor(async () => {
+      const body = await fetch(`${b.url}/api/v1/streamer/mining-stats?wallet=${s.wallet}`, {
+        headers: { Authorization: `Bearer ${tokenFor(s.wallet)}` },
+      }).then(
+        (r) =>
+          r.json() as Promise<Record<string, unknown> & { recentSessions: Array<Record<string, unknown>> }>,
+      );
+      const session = body.recentSessions[0];
+      return session && Number(session.duration) >= 1 && Number(session.amountMined) > 0 ? body : undefined;
+    }, 30_000);
     expect(stats).toMatchObject({ isLive: true, miningRate: 0.25, sessionCount: 1 });
     expect(stats.recentSessions[0]).toMatchObject({ endedAt: null, platform: 'demo' });
     expect(stats.recentSessions[0]!.duration).toBeGreaterThanOrEqual(1);
