@@ -1,36 +1,109 @@
 #!/usr/bin/env node
-// Sums the test counts of every runner in this workspace into the one closing line CI reads:
-// vitest JSON reports and cargo's own summaries, all written under .test-reports/ by the test scripts.
-//   --reset   clears the reports before a run
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// The root test command: runs the given package.json scripts in order, each timed, stops at the first that
+// fails, and closes with the time of each step and the one line CI reads, the test counts of every runner
+// in this workspace summed (vitest JSON reports and cargo's own summaries, written under .test-reports/ by
+// the test scripts).
+//   node scripts/test-summary.mjs lint typecheck test:rust …   run these scripts (`pnpm run <name>`)
+// ./run measures the install before it and passes it in STRM_INSTALL_SECONDS.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dir = join(fileURLToPath(new URL('..', import.meta.url)), '.test-reports');
-if (process.argv.includes('--reset')) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  process.exit(0);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = join(root, '.test-reports');
+
+/** What each script is, as the step table names it. */
+const LABELS = {
+  lint: 'lint (Biome)',
+  typecheck: 'typecheck',
+  'test:style': 'Rust style (fmt, clippy)',
+  'test:rust': 'Rust build and tests',
+  'test:idl': 'IDL check',
+  'test:sbf': 'SBF toolchain and suite',
+  'test:ts': 'TS suites',
+  'test:browser': 'browser',
+};
+
+const scripts = process.argv.slice(2);
+if (scripts.length === 0) {
+  console.error('usage: node scripts/test-summary.mjs <package.json script>…');
+  process.exit(2);
 }
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-// Reports only: the browser tests also keep screenshots here, in a folder.
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.cargo.txt'))) {
-  const text = readFileSync(join(dir, file), 'utf8');
-  if (file.endsWith('.json')) {
-    const report = JSON.parse(text);
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-  } else if (file.endsWith('.cargo.txt')) {
-    for (const m of text.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
-      passed += Number(m[1]);
-      failed += Number(m[2]);
-      skipped += Number(m[3]);
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+
+/** @type {{ label: string, seconds: number, status: string }[]} */
+const steps = [];
+const install = Number(process.env.STRM_INSTALL_SECONDS);
+if (Number.isFinite(install) && process.env.STRM_INSTALL_SECONDS !== '') {
+  steps.push({ label: 'install', seconds: install, status: 'ok' });
+}
+
+let failedStep;
+for (const [i, script] of scripts.entries()) {
+  const label = LABELS[script] ?? script;
+  console.log(`\n▶ ${label} (pnpm run ${script})`);
+  const started = performance.now();
+  const run = spawnSync(...pnpm(['run', script]), { cwd: root, stdio: 'inherit' });
+  if (run.error) console.error(`${label}: ${run.error.message}`);
+  const seconds = (performance.now() - started) / 1000;
+  const ok = run.status === 0;
+  steps.push({ label, seconds, status: ok ? 'ok' : 'FAILED' });
+  if (!ok) {
+    failedStep = label;
+    for (const rest of scripts.slice(i + 1)) {
+      steps.push({ label: LABELS[rest] ?? rest, seconds: Number.NaN, status: 'not run' });
     }
+    break;
   }
 }
+
+/** m:ss */
+function clock(seconds) {
+  if (Number.isNaN(seconds)) return '';
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+const width = Math.max(...steps.map((s) => s.label.length));
+console.log('\nStep times (m:ss)');
+for (const s of steps)
+  console.log(`  ${s.label.padEnd(width)}  ${clock(s.seconds).padStart(6)}  ${s.status}`);
+const total = steps.reduce((sum, s) => sum + (Number.isNaN(s.seconds) ? 0 : s.seconds), 0);
+console.log(`  ${'total'.padEnd(width)}  ${clock(total).padStart(6)}`);
+
+const { passed, failed, skipped } = countTests();
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 || passed === 0 ? 1 : 0);
+if (failedStep) console.log(`Failed step: ${failedStep}`);
+process.exit(failedStep || failed > 0 || passed === 0 ? 1 : 0);
+
+/** The pnpm running this script (`pnpm test` sets npm_execpath), else the one on PATH. */
+function pnpm(args) {
+  const execPath = process.env.npm_execpath;
+  return execPath?.includes('pnpm') ? [process.execPath, [execPath, ...args]] : ['pnpm', args];
+}
+
+function countTests() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (!existsSync(dir)) return { passed, failed, skipped };
+  // Reports only: the browser tests also keep screenshots here, in a folder.
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.cargo.txt'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (file.endsWith('.json')) {
+      const report = JSON.parse(text);
+      passed += report.numPassedTests;
+      failed += report.numFailedTests;
+      skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+    } else {
+      for (const m of text.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
+        passed += Number(m[1]);
+        failed += Number(m[2]);
+        skipped += Number(m[3]);
+      }
+    }
+  }
+  return { passed, failed, skipped };
+}
