@@ -37,6 +37,8 @@ export interface LocalChain {
   cheatToken: string;
   /** The `strm_setAccount` cheat code: overwrites a state account. */
   setAccount(address: PublicKey | string, account: AccountState): Promise<void>;
+  /** Settles with the exit code when the process is gone (stopped, or killed: a supervisor restarts it). */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -154,6 +156,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
       connection,
       cheatToken,
       setAccount: (address, account) => setAccount(rpcUrl, cheatToken, address, account),
+      exited,
       stop,
     };
   } catch (err) {

@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps): App {
     transports: ['websocket'],
     maxHttpBufferSize: 16 * 1024,
   });
-  const mining = createMining(deps, socketEvents(io));
+  const mining = createMining({ ...deps, metrics, lifecycle }, socketEvents(io));
 
   const api = express.Router();
   api.use(cors({ origin: config.webOrigins, credentials: false }));

@@ -6,8 +6,25 @@ export interface Chain {
   rpcUrl: string;
   wsUrl: string;
   connection: Connection;
-  ping(): Promise<void>;
+  /** getVersion within `timeoutMs`; rejects when the RPC does not answer in time. */
+  ping(timeoutMs?: number): Promise<void>;
+  /**
+   * The RPC failed to answer (refused, reset or timed out) and has not answered since. Cleared by the next
+   * answer.
+   */
+  readonly unreachable: boolean;
+  /**
+   * Whether actions that need the chain should go ahead: true while it answers; once it did not, only when
+   * a ping answers within `timeoutMs` (so an action during an outage is refused within about a second
+   * instead of waiting out RPC_TIMEOUT_MS, and the first action after it comes back goes through).
+   */
+  available(timeoutMs?: number): Promise<boolean>;
 }
+
+/** Every JSON-RPC request gives up after this long (a stalled node must not hold a request forever). */
+export const RPC_TIMEOUT_MS = 5000;
+/** How long an action waits for the chain to answer once it has stopped answering. */
+export const CHAIN_PROBE_TIMEOUT_MS = 1000;
 
 export function defaultWsUrl(rpcUrl: string): string {
   const url = new URL(rpcUrl);
@@ -29,33 +46,67 @@ function rpcMethod(body: unknown): string {
   }
 }
 
-/** fetch, timing every RPC request into `strm_solana_rpc_duration_seconds`. */
-function timedFetch(metrics: Metrics): typeof fetch {
+interface Reachability {
+  /** When the RPC last failed to answer, unless it answered since. */
+  failedAt: number | undefined;
+}
+
+/**
+ * fetch bounded by RPC_TIMEOUT_MS, recording whether the node answers and timing every request into
+ * `strm_solana_rpc_duration_seconds`.
+ */
+function guardedFetch(state: Reachability, metrics: Metrics | undefined): typeof fetch {
   return async (input, init) => {
-    const end = metrics.rpcDuration.startTimer({ method: rpcMethod(init?.body) });
+    const end = metrics?.rpcDuration.startTimer({ method: rpcMethod(init?.body) });
+    const timeout = AbortSignal.timeout(RPC_TIMEOUT_MS);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
-      const res = await fetch(input, init);
-      end({ outcome: res.ok ? 'ok' : `http_${res.status}` });
+      const res = await fetch(input, { ...init, signal });
+      state.failedAt = undefined;
+      end?.({ outcome: res.ok ? 'ok' : `http_${res.status}` });
       return res;
     } catch (err) {
-      end({ outcome: 'unreachable' });
+      state.failedAt = Date.now();
+      end?.({ outcome: timeout.aborted ? 'timeout' : 'unreachable' });
       throw err;
     }
   };
 }
 
 export function createChain(rpcUrl: string, wsUrl = defaultWsUrl(rpcUrl), metrics?: Metrics): Chain {
+  const state: Reachability = { failedAt: undefined };
   const connection = new Connection(rpcUrl, {
     commitment: 'confirmed',
     wsEndpoint: wsUrl,
-    fetch: metrics && timedFetch(metrics),
+    fetch: guardedFetch(state, metrics),
   });
   return {
     rpcUrl,
     wsUrl,
     connection,
-    async ping() {
-      await connection.getVersion();
+    async ping(timeoutMs = RPC_TIMEOUT_MS) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          state.failedAt = Date.now();
+          reject(new Error(`the Solana RPC did not answer within ${timeoutMs} ms`));
+        }, timeoutMs);
+      });
+      try {
+        await Promise.race([connection.getVersion(), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    get unreachable() {
+      return state.failedAt !== undefined;
+    },
+    async available(timeoutMs = CHAIN_PROBE_TIMEOUT_MS) {
+      if (state.failedAt === undefined) return true;
+      return this.ping(timeoutMs).then(
+        () => true,
+        () => false,
+      );
     },
   };
 }

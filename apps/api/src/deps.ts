@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { PrismaClient } from './db/index.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './logger.ts';
+import type { Dependencies } from './observability/dependencies.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { PlatformAdapter } from './platforms/adapter.ts';
 import type { DemoPlatform } from './platforms/demo.ts';
@@ -23,6 +24,8 @@ export interface AppDeps {
   localChain?: ChainInfo;
   /** The process's metrics registry (created when absent); services may register their own metrics. */
   metrics?: Metrics;
+  /** Supervised processes and Redis, for /health (server.ts fills it in as they start). */
+  dependencies?: Dependencies;
   /** Start/stop order and readiness (created when absent). */
   lifecycle?: Lifecycle;
   /** Streaming platforms (Twitch, TikTok); the demo platform is added by configuration (DEMO_PLATFORM). */

@@ -3,13 +3,23 @@ import { join } from 'node:path';
 import type { ChainInfo } from '@strm/local-chain';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
+import type { Metrics } from './observability/metrics.ts';
+import { type Supervision, Supervisor } from './supervisor.ts';
 
 export interface RunningChain {
   rpcUrl: string;
   wsUrl: string | undefined;
   /** Only for the project's local chain: its mint, treasury and keypairs (chain.json). */
   local: ChainInfo | undefined;
+  /** The local chain's supervision (restarted when it dies); absent with SOLANA_RPC_URL. */
+  supervision?: Supervision;
   stop(): Promise<void>;
+}
+
+export interface StartChainOptions {
+  metrics?: Metrics;
+  /** Told when the local chain was started again after it died. */
+  onRestarted?: (restarts: number) => void;
 }
 
 /** The local chain's launcher is development tooling: loaded only in local mode, absent from the image. */
@@ -29,9 +39,14 @@ async function loadLauncher(): Promise<typeof import('@strm/local-chain')> {
 
 /**
  * SOLANA_RPC_URL when set; else the local chain another process runs (LOCAL_CHAIN_DIR, several API
- * processes on one chain); otherwise the project's local chain, started here (state in DATA_DIR/chain).
+ * processes on one chain); otherwise the project's local chain, started here (state in DATA_DIR/chain) and
+ * started again, on the same ports and ledger, whenever it dies.
  */
-export async function startChain(config: Config, logger: Logger): Promise<RunningChain> {
+export async function startChain(
+  config: Config,
+  logger: Logger,
+  options: StartChainOptions = {},
+): Promise<RunningChain> {
   if (config.solanaRpcUrl) {
     return { rpcUrl: config.solanaRpcUrl, wsUrl: config.solanaWsUrl, local: undefined, stop: async () => {} };
   }
@@ -41,13 +56,23 @@ export async function startChain(config: Config, logger: Logger): Promise<Runnin
     return { rpcUrl: info.rpcUrl, wsUrl: info.wsUrl, local: info, stop: async () => {} };
   }
   const { startLocalChain } = await loadLauncher();
-  const chain = await startLocalChain({
-    dataDir: join(config.dataDir, 'chain'),
-    rpcPort: config.localChainPort,
-    host: config.localChainHost,
-    build: config.localChainBuild,
-    onLog: (line) => logger.debug({ chain: line }),
-  });
+  let build = config.localChainBuild;
+  const supervisor = new Supervisor(
+    async () => {
+      const started = await startLocalChain({
+        dataDir: join(config.dataDir, 'chain'),
+        rpcPort: config.localChainPort,
+        host: config.localChainHost,
+        build,
+        onLog: (line) => logger.debug({ chain: line }),
+      });
+      // Built once; a restart runs the same binary.
+      build = false;
+      return started;
+    },
+    { name: 'local chain', logger, metrics: options.metrics, onRestarted: options.onRestarted },
+  );
+  const chain = await supervisor.start();
   // Listening on every interface (in a container) is still reached by clients on loopback.
   const reachable = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:');
   logger.info({ rpc: chain.rpcUrl, mint: chain.info.mint }, 'local chain started');
@@ -55,6 +80,7 @@ export async function startChain(config: Config, logger: Logger): Promise<Runnin
     rpcUrl: reachable(chain.rpcUrl),
     wsUrl: reachable(chain.wsUrl),
     local: chain.info,
-    stop: chain.stop,
+    supervision: supervisor,
+    stop: () => supervisor.stop(),
   };
 }

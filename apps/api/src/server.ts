@@ -7,7 +7,8 @@ import { openDatabase } from './db/index.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { startChain } from './local-chain.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createMetrics } from './observability/metrics.ts';
+import type { Dependencies } from './observability/dependencies.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { resolveJwtSecret } from './services/auth/secret.ts';
 import { seedDefaultTiers } from './services/tiers.ts';
 import { watchMaintenance } from './socket/maintenance.ts';
@@ -20,24 +21,53 @@ export async function startServer(loaded: Config): Promise<void> {
   const config: Config = { ...loaded, jwtSecret: resolveJwtSecret(loaded) };
   // Whatever starts registers its stop here, so a failure part-way stops exactly what had started.
   const lifecycle = new Lifecycle(logger);
+  const metrics = createMetrics();
+  catchUnhandled(logger, metrics);
   try {
-    await start(config, logger, lifecycle);
+    await start(config, logger, lifecycle, metrics);
   } catch (err) {
     await lifecycle.closeAll();
     throw err;
   }
 }
 
-async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
-  const db = await openDatabase(config, logger);
+/**
+ * A promise rejection nothing handled is a bug, but not one to stop every live session for: it is logged as
+ * an error with its origin (the stack of what rejected) and counted; the fault suite fails when one is
+ * logged. An uncaught exception leaves the process in an unknown state: it is logged, then the process
+ * stops as at SIGTERM (sessions checkpointed and released for the next instance to take over).
+ */
+function catchUnhandled(logger: Logger, metrics: Metrics): void {
+  process.on('unhandledRejection', (reason) => {
+    metrics.unhandledRejections.inc();
+    logger.error(
+      { err: reason, origin: reason instanceof Error ? reason.stack : String(reason) },
+      'unhandled promise rejection',
+    );
+  });
+}
+
+/** The console line a person watching `./run start` reads when a supervised process came back. */
+function restartedLine(name: string) {
+  return (restarts: number) =>
+    process.stdout.write(
+      `  ${name} had stopped and was restarted (${restarts} restart${restarts === 1 ? '' : 's'})\n`,
+    );
+}
+
+async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metrics: Metrics) {
+  const db = await openDatabase(config, logger, {
+    metrics,
+    onRestarted: restartedLine('Embedded PostgreSQL'),
+  });
   lifecycle.onClose('database', () => db.close());
   const seeded = await seedDefaultTiers(db.prisma);
   if (seeded) logger.info({ seeded }, 'default tiers seeded');
 
-  const local = await startChain(config, logger);
+  const local = await startChain(config, logger, { metrics, onRestarted: restartedLine('The local chain') });
   lifecycle.onClose('local chain', () => local.stop());
-  const metrics = createMetrics();
   const chain = createChain(local.rpcUrl, local.wsUrl, metrics);
+  const dependencies: Dependencies = { database: db.supervision, localChain: local.supervision };
   const { server, io, mining } = createApp({
     config,
     prisma: db.prisma,
@@ -48,12 +78,14 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
     localChain: local.local,
     metrics,
     lifecycle,
+    dependencies,
   });
 
   if (config.redisUrl) {
     const { host, pathname } = new URL(db.url);
     const redis = await attachRedisAdapter(io, config.redisUrl, `${host}${pathname}`, logger);
     lifecycle.onClose('redis', () => redis.close());
+    dependencies.redis = redis;
   }
   // Takes over or closes sessions dead instances left and settles claims before anyone connects. At
   // shutdown, before its sockets close, the engine writes a last checkpoint of its live sessions and
@@ -72,17 +104,26 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
     server.listen(config.port, config.host, resolve);
   });
   const url = `http://${config.host}:${config.port}`;
+  const supervised = [db.supervision && 'embedded PostgreSQL', local.supervision && 'local chain'].filter(
+    Boolean,
+  );
   logger.info(
-    { url, database: db.embedded ? 'embedded' : 'DATABASE_URL', rpc: chain.rpcUrl },
+    { url, database: db.embedded ? 'embedded' : 'DATABASE_URL', rpc: chain.rpcUrl, supervised },
     'STRM is ready',
   );
-  process.stdout.write(`\n  STRM Mining Platform is ready at ${url}\n\n`);
+  const watching = supervised.length
+    ? `  ${supervised.join(' and ')} supervised: restarted if ${supervised.length > 1 ? 'either stops' : 'it stops'} (state at ${url}/api/v1/health)\n`
+    : '';
+  process.stdout.write(`\n  STRM Mining Platform is ready at ${url}\n${watching}\n`);
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // A Ctrl-C reaches the children too: they are not restarted under a stopping API.
+    db.supervision?.quiesce();
+    local.supervision?.quiesce();
     const deadline = setTimeout(() => {
       logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
       process.exit(1);
@@ -90,8 +131,12 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle) {
     deadline.unref();
     await lifecycle.shutdown(server, io);
     logger.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('uncaughtException', (err, origin) => {
+    logger.fatal({ err, origin }, 'uncaught exception; stopping');
+    void shutdown('uncaughtException', 1);
+  });
 }

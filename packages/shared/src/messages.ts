@@ -39,6 +39,10 @@ export const SERVER_MESSAGES = {
   twitchNoTier: 'You must activate a mining tier before connecting to Twitch Live',
   demoNoTier: 'You must activate a mining tier before connecting to Demo Live',
   notLive: 'Your stream is not live',
+  /** A request that needs the database while it is away (HTTP 503 with Retry-After, or a socket refusal). */
+  databaseUnavailable: 'The server cannot reach its database right now. Please try again in a few seconds.',
+  /** A session ended while the database was away: its credit is written when it is back. */
+  creditDelayed: 'Mining stopped. Your rewards are kept and will be credited in a moment.',
   twitchNotLive: 'Your Twitch stream is not live. Go live on Twitch, then connect again.',
   // Platform verification (REST); the quoted ones are the spec's words.
   tiktokUsernameRequired: 'Please enter your TikTok username.',

@@ -290,11 +290,20 @@ export const clientConfigSchema = z.object({
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
-const componentHealth = z.object({ ok: z.boolean(), error: z.string().optional() });
+/** A dependency's state (never an error's text): answering, not answering, or being restarted by the API. */
+export const dependencyStateSchema = z.enum(['ok', 'unreachable', 'restarting']);
+const componentHealth = z.object({
+  ok: z.boolean(),
+  state: dependencyStateSchema,
+  /** Times the API restarted it (the embedded PostgreSQL and the local chain, which it supervises). */
+  restarts: z.number().int().min(0).optional(),
+});
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   database: componentHealth,
   chain: componentHealth,
+  /** With REDIS_URL only. */
+  redis: componentHealth.optional(),
 });
 export type Health = z.infer<typeof healthSchema>;
 

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, existsSync, statSync } from 'node:fs';
 import { chmod, chown, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -12,6 +12,8 @@ export interface EmbeddedDatabase {
   url: string;
   /** Where the cluster lives: `<dir>/cluster`, or a per-directory place the `postgres` user can reach. */
   clusterDir: string;
+  /** Settles when the server process exits (stopped, or killed: the API then starts it again). */
+  exited: Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -77,8 +79,24 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     ...(binaries ? { binaries } : {}),
   });
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await server.initialise();
+  let exited: Promise<unknown> = Promise.resolve();
+  // The library keeps its child private; it is the postmaster, whose exit is the server's.
+  const child = () => (server as unknown as { process?: ChildProcess }).process;
+  const stop = async () => {
+    const running = child();
+    // The library waits for an `exit` event, which a process already gone never sends again.
+    if (running && (running.exitCode !== null || running.signalCode !== null)) {
+      (server as unknown as { process?: ChildProcess }).process = undefined;
+      return;
+    }
+    await server.stop();
+  };
   try {
     await server.start();
+    const spawned = child();
+    if (spawned && spawned.exitCode === null && spawned.signalCode === null) {
+      exited = new Promise((done) => spawned.once('exit', done));
+    }
   } catch (err) {
     throw new Error(
       `Embedded PostgreSQL could not start on 127.0.0.1:${opts.port} (is the port in use? set EMBEDDED_PG_PORT): ${String(err ?? 'it exited')}`,
@@ -98,9 +116,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     } finally {
       await admin.end();
     }
-    return { url: `${base}/${opts.database}`, clusterDir, stop: () => server.stop() };
+    return { url: `${base}/${opts.database}`, clusterDir, exited, stop };
   } catch (err) {
-    await server.stop();
+    await stop();
     throw err;
   }
 }

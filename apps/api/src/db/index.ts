@@ -3,6 +3,9 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { Config } from '../config.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { type Supervision, Supervisor } from '../supervisor.ts';
+import type { EmbeddedDatabase } from './embedded.ts';
 import { applyMigrations } from './schema-engine.ts';
 
 export type { PrismaClient };
@@ -15,36 +18,56 @@ export interface Database {
   prisma: PrismaClient;
   url: string;
   embedded: boolean;
+  /** The embedded server's supervision (restarted when it dies); absent with DATABASE_URL. */
+  supervision?: Supervision;
   close(): Promise<void>;
 }
 
-/** DATABASE_URL when set, else the embedded PostgreSQL under DATA_DIR; migrated before use. */
-export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
-  // The embedded server is development tooling (not installed in the production image): loaded only here.
-  const embedded = config.databaseUrl
-    ? undefined
-    : await (await import('./embedded.ts')).startEmbeddedPostgres({
-        dir: join(config.dataDir, 'postgres'),
-        port: config.embeddedPgPort,
-        database: 'strm',
-        onLog: (line) => logger.debug({ postgres: line.trim() }),
-      });
-  const url = config.databaseUrl ?? embedded!.url;
+export interface OpenDatabaseOptions {
+  metrics?: Metrics;
+  /** Told when the embedded server was started again after it died. */
+  onRestarted?: (restarts: number) => void;
+}
+
+/** DATABASE_URL when set, else the embedded PostgreSQL under DATA_DIR (supervised); migrated before use. */
+export async function openDatabase(
+  config: Config,
+  logger: Logger,
+  options: OpenDatabaseOptions = {},
+): Promise<Database> {
+  let supervisor: Supervisor<EmbeddedDatabase> | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    // The embedded server is development tooling (not installed in the production image): loaded only here.
+    const { startEmbeddedPostgres } = await import('./embedded.ts');
+    supervisor = new Supervisor(
+      () =>
+        startEmbeddedPostgres({
+          dir: join(config.dataDir, 'postgres'),
+          port: config.embeddedPgPort,
+          database: 'strm',
+          onLog: (line) => logger.debug({ postgres: line.trim() }),
+        }),
+      { name: 'embedded PostgreSQL', logger, metrics: options.metrics, onRestarted: options.onRestarted },
+    );
+    url = (await supervisor.start()).url;
+  }
   try {
     const applied = await applyMigrations(url);
     if (applied.length) logger.info({ applied }, 'database migrations applied');
   } catch (err) {
-    await embedded?.stop();
+    await supervisor?.stop();
     throw err;
   }
   const prisma = createPrisma(url);
   return {
     prisma,
     url,
-    embedded: Boolean(embedded),
+    embedded: Boolean(supervisor),
+    supervision: supervisor,
     async close() {
       await prisma.$disconnect();
-      await embedded?.stop();
+      await supervisor?.stop();
     },
   };
 }

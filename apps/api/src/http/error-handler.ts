@@ -1,5 +1,7 @@
+import { SERVER_MESSAGES } from '@strm/shared';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, validationMessage } from './app-error.ts';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -33,6 +35,12 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     res.status(parserError.status).json({ error: 'bad_request', message: 'Bad request' });
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    req.log?.warn({ err }, 'database unavailable');
+    res.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    res.status(503).json({ error: 'database_unavailable', message: SERVER_MESSAGES.databaseUnavailable });
     return;
   }
   req.log?.error({ err }, 'unhandled error');

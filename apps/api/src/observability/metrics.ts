@@ -1,13 +1,19 @@
 // Prometheus metrics (prom-client): the process (event-loop lag, memory, handles), HTTP and RPC latency,
 // sockets, and the mining figures read from PostgreSQL at scrape time (so every instance reports the same
 // totals; aggregate them with max(), not sum()). A registry per app, so tests can run several side by side.
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PrismaClient } from '../db/index.ts';
 
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   rpcDuration: Histogram<'method' | 'outcome'>;
+  /** Failed runs of a background loop (tier refresh, checkpoints, lease, sweep, reconciler, …). */
+  backgroundFailures: Counter<'loop'>;
+  /** Background loops failing now (1) or not (0): a dependency is down. */
+  backgroundFailing: Gauge<'loop'>;
+  /** Promise rejections nothing handled (each is a bug: the process logs it and goes on). */
+  unhandledRejections: Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -27,6 +33,23 @@ export function createMetrics(): Metrics {
       help: 'Solana JSON-RPC requests made by this instance, by method and outcome',
       labelNames: ['method', 'outcome'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    backgroundFailures: new Counter({
+      name: 'strm_background_failures_total',
+      help: 'Failed runs of a background loop, by loop (each is retried with back-off)',
+      labelNames: ['loop'],
+      registers: [registry],
+    }),
+    backgroundFailing: new Gauge({
+      name: 'strm_background_failing',
+      help: 'Whether a background loop is failing now (1) or not (0), by loop',
+      labelNames: ['loop'],
+      registers: [registry],
+    }),
+    unhandledRejections: new Counter({
+      name: 'strm_unhandled_rejections_total',
+      help: 'Promise rejections nothing handled (logged with their origin; the process goes on)',
       registers: [registry],
     }),
   };

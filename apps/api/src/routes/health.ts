@@ -8,11 +8,14 @@ import { checkHealth } from '../services/health.ts';
  * does not). `/health/ready`: send it traffic; false while shutting down or without its database. The chain
  * is reported but does not gate readiness: every instance shares it, so taking them all out would not help.
  */
-export function healthRouter(deps: Pick<AppDeps, 'prisma' | 'chain'>, lifecycle: Lifecycle): Router {
+export function healthRouter(
+  deps: Pick<AppDeps, 'prisma' | 'chain' | 'dependencies' | 'logger'>,
+  lifecycle: Lifecycle,
+): Router {
   const router = Router();
 
   router.get('/health', async (_req, res) => {
-    const health = await checkHealth(deps.prisma, deps.chain);
+    const health = await checkHealth(deps);
     res.status(health.database.ok ? 200 : 503).json(health);
   });
 
@@ -25,7 +28,7 @@ export function healthRouter(deps: Pick<AppDeps, 'prisma' | 'chain'>, lifecycle:
       res.status(503).json({ status: 'shutting_down' });
       return;
     }
-    const health = await checkHealth(deps.prisma, deps.chain);
+    const health = await checkHealth(deps);
     res
       .status(health.database.ok ? 200 : 503)
       .json({ ...health, status: health.database.ok ? 'ready' : 'not_ready' });

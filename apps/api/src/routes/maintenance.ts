@@ -2,14 +2,15 @@ import { maintenanceStartSchema, maintenanceStopSchema } from '@strm/shared';
 import { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { requireAdmin, walletOf } from '../http/auth.ts';
-import { getMaintenance, setMaintenance } from '../services/maintenance.ts';
+import { cachedMaintenance, setMaintenance } from '../services/maintenance.ts';
 
 export function maintenanceRouter(deps: AppDeps): Router {
   const router = Router();
   const admin = requireAdmin(deps);
+  const maintenance = cachedMaintenance(deps.prisma);
 
   router.get('/maintenance', async (_req, res) => {
-    res.json(await getMaintenance(deps.prisma));
+    res.json(await maintenance());
   });
 
   router.post('/maintenance/start', admin, async (req, res) => {

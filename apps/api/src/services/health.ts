@@ -1,30 +1,66 @@
+// /health: each dependency's state, probed with a short timeout so the answer comes within about a second
+// whatever is down (a stalled chain node answers nothing at all). States, never an error's text (which may
+// carry hosts or credentials); the reasons go to the log.
 import type { Health } from '@strm/shared';
 import type { Chain } from '../chain.ts';
 import type { PrismaClient } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import type { Dependencies, SupervisedStatus } from '../observability/dependencies.ts';
 
-const TIMEOUT_MS = 2000;
+export const HEALTH_PROBE_TIMEOUT_MS = 1000;
 
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+type Component = Health['database'];
+
+export interface HealthSources {
+  prisma: PrismaClient;
+  chain: Chain;
+  dependencies?: Dependencies;
+  logger?: Logger;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function check(probe: () => Promise<unknown>, what: string): Promise<Health['database']> {
+async function probe(
+  name: string,
+  run: () => Promise<unknown>,
+  timeoutMs: number,
+  supervised: SupervisedStatus | undefined,
+  logger: Logger | undefined,
+): Promise<Component> {
+  const restarts = supervised ? { restarts: supervised.restarts } : {};
   try {
-    await withTimeout(probe(), what);
-    return { ok: true };
+    // The probe may go on after the timeout; its outcome is then ignored.
+    const running = run();
+    running.catch(() => {});
+    await withTimeout(running, timeoutMs);
+    return { ok: true, state: 'ok', ...restarts };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    logger?.debug({ err, dependency: name }, 'health probe failed');
+    return { ok: false, state: supervised?.restarting ? 'restarting' : 'unreachable', ...restarts };
   }
 }
 
-export async function checkHealth(prisma: PrismaClient, chain: Chain): Promise<Health> {
-  const [database, chainHealth] = await Promise.all([
-    check(() => prisma.$queryRaw`SELECT 1`, 'database'),
-    check(() => chain.ping(), 'chain'),
+export async function checkHealth(
+  sources: HealthSources,
+  timeoutMs = HEALTH_PROBE_TIMEOUT_MS,
+): Promise<Health> {
+  const { prisma, chain, dependencies: deps, logger } = sources;
+  const [database, chainHealth, redis] = await Promise.all([
+    probe('database', () => prisma.$queryRaw`SELECT 1`, timeoutMs, deps?.database, logger),
+    probe('chain', () => chain.ping(timeoutMs), timeoutMs, deps?.localChain, logger),
+    deps?.redis ? probe('redis', () => deps.redis!.ping(), timeoutMs, undefined, logger) : undefined,
   ]);
-  return { status: database.ok && chainHealth.ok ? 'ok' : 'degraded', database, chain: chainHealth };
+  const ok = database.ok && chainHealth.ok && (redis?.ok ?? true);
+  return {
+    status: ok ? 'ok' : 'degraded',
+    database,
+    chain: chainHealth,
+    ...(redis ? { redis } : {}),
+  };
 }

@@ -3,6 +3,7 @@
 // reaches every socket through socket/maintenance.ts.
 import { type MaintenanceStatus, SERVER_MESSAGES } from '@strm/shared';
 import type { PrismaClient } from '../db/index.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { recordAdminAction } from './audit.ts';
 
 export const MAINTENANCE_CHANNEL = 'strm_maintenance';
@@ -12,6 +13,22 @@ export async function getMaintenance(prisma: PrismaClient): Promise<MaintenanceS
   return {
     is_maintenance: row?.isMaintenance ?? false,
     message: row?.message ?? SERVER_MESSAGES.maintenanceDefault,
+  };
+}
+
+/**
+ * getMaintenance that keeps answering while the database is away, with the last status it read (clients
+ * poll it every 30 s; an outage must not flip them to an error or to the maintenance page).
+ */
+export function cachedMaintenance(prisma: PrismaClient): () => Promise<MaintenanceStatus> {
+  let last: MaintenanceStatus | undefined;
+  return async () => {
+    try {
+      last = await getMaintenance(prisma);
+    } catch (err) {
+      if (!last || !isDatabaseUnavailable(err)) throw err;
+    }
+    return last;
   };
 }
 

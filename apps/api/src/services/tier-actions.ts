@@ -3,7 +3,7 @@
 // and records the event once per signature.
 import { type Connection, PublicKey } from '@solana/web3.js';
 import type { BorshInstructionCoder } from '@coral-xyz/anchor';
-import type { MiningProgram } from '@strm/mining-client';
+import { CLIENT_MESSAGES, type MiningProgram } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
 import type { PrismaClient } from '../db/index.ts';
 import { Prisma } from '../generated/prisma/client.ts';
@@ -20,6 +20,8 @@ export interface TierActionDeps {
   logger: Logger;
   /** Ends the wallet's live session (a deactivation while live). */
   endLiveSession(wallet: string): Promise<unknown>;
+  /** Whether the chain answers (chain.ts): when it does not, actions are refused at once. */
+  chainAvailable?: () => Promise<boolean>;
 }
 
 const normalise = (name: string) => name.replace(/_/g, '').toLowerCase();
@@ -50,11 +52,15 @@ export class TierActions {
     if (await this.deps.prisma.tierEvent.findUnique({ where: { signature } })) {
       throw new TierActionError(SERVER_MESSAGES.tierTxUsed);
     }
+    // The chain is not answering: the spec's congestion message now, not a transaction "not found" later.
+    if (this.deps.chainAvailable && !(await this.deps.chainAvailable())) {
+      throw new TierActionError(CLIENT_MESSAGES.networkCongestion);
+    }
     const tx = await this.connection
       .getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
       .catch((err: unknown) => {
         this.deps.logger.warn({ err }, 'tier action: transaction unreadable');
-        return null;
+        throw new TierActionError(CLIENT_MESSAGES.networkCongestion);
       });
     if (!tx || tx.meta?.err) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
     const message = tx.transaction.message;

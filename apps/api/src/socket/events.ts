@@ -10,6 +10,7 @@ import {
   type ServerEventPayload,
 } from '@strm/shared';
 import type { Socket } from 'socket.io';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { validationMessage } from '../http/app-error.ts';
 import type { Logger } from '../logger.ts';
 
@@ -75,6 +76,11 @@ export function handle<E extends ClientEventName>(
       await handler(parsed.data as ClientEventPayload<E>, wallet);
     } catch (err) {
       const refusal = err instanceof SocketRefusal ? err : mapError(err);
+      if (!refusal && isDatabaseUnavailable(err)) {
+        logger.warn({ err, event }, 'socket event refused: database unavailable');
+        emit(socket, 'error', { message: SERVER_MESSAGES.databaseUnavailable, event });
+        return;
+      }
       if (!refusal) {
         logger.error({ err, event }, 'socket handler failed');
         emit(socket, 'error', { message: SERVER_MESSAGES.socketError, event });

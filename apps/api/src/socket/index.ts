@@ -36,13 +36,21 @@ export function socketEvents(io: Server): EngineEvents {
     // Every instance hears it through the Redis adapter; only the owner answers with more than null. A
     // late or missing instance does not lose the owner's answer (the adapter hands over what arrived).
     toInstance(owner: string, request: SessionControl) {
-      return new Promise<SessionControlAnswer | null>((resolve) => {
+      return new Promise<SessionControlAnswer | null>((resolve, reject) => {
         const timer = setTimeout(() => resolve(null), SESSION_CONTROL_TIMEOUT_MS);
-        io.serverSideEmit(SESSION_CONTROL, owner, request, (_err: Error | null, responses: unknown[]) => {
+        const ack = (_err: Error | null, responses: unknown[]) => {
           clearTimeout(timer);
           const answer = (responses ?? []).find((r) => r != null);
           resolve((answer as SessionControlAnswer | undefined) ?? null);
-        });
+        };
+        // Straight to the adapter, whose promise io.serverSideEmit drops: with Redis away it rejects (it
+        // counts the servers first), which must reach the caller, not the process.
+        Promise.resolve()
+          .then(() => io.of('/').adapter.serverSideEmit([SESSION_CONTROL, owner, request, ack]))
+          .catch((err: unknown) => {
+            clearTimeout(timer);
+            reject(err);
+          });
       });
     },
   };

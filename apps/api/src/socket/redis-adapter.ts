@@ -52,6 +52,9 @@ export async function attachRedisAdapter(
   // system call each.
   const pub = new Redis(url, {
     ...options,
+    // While Redis is away a publish fails at once instead of waiting in a queue: the adapter then delivers
+    // to this instance's own sockets without delay (other instances' miss it until Redis is back).
+    enableOfflineQueue: false,
     enableAutoPipelining: true,
     connectionName: `strm-api:${cluster}`,
   });

@@ -1,6 +1,7 @@
 // collect-rewards: exactly once, through the claim state machine (services/rewards/claims.ts).
 import { SERVER_MESSAGES } from '@strm/shared';
 import type { Socket } from 'socket.io';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../logger.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { RewardsError } from '../services/rewards/claims.ts';
@@ -17,7 +18,11 @@ export function registerRewards(socket: Socket, mining: Mining, logger: Logger):
     (err) =>
       new SocketRefusal(
         'rewards-error',
-        err instanceof RewardsError ? err.message : SERVER_MESSAGES.payoutFailed,
+        err instanceof RewardsError
+          ? err.message
+          : isDatabaseUnavailable(err)
+            ? SERVER_MESSAGES.databaseUnavailable
+            : SERVER_MESSAGES.payoutFailed,
       ),
   );
 }

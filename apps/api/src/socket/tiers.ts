@@ -1,12 +1,17 @@
 // activate-tier / deactivate-tier: verified on chain, recorded once per signature.
+import { SERVER_MESSAGES } from '@strm/shared';
 import type { Socket } from 'socket.io';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../logger.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { TierActionError } from '../services/tier-actions.ts';
 import { emit, handle, SocketRefusal } from './events.ts';
 
-const tierRefusal = (err: unknown) =>
-  err instanceof TierActionError ? new SocketRefusal('tier-error', err.message) : undefined;
+const tierRefusal = (err: unknown) => {
+  if (err instanceof TierActionError) return new SocketRefusal('tier-error', err.message);
+  if (isDatabaseUnavailable(err)) return new SocketRefusal('tier-error', SERVER_MESSAGES.databaseUnavailable);
+  return undefined;
+};
 
 export function registerTiers(socket: Socket, mining: Mining, logger: Logger): void {
   handle(

@@ -10,10 +10,14 @@ import {
   type ServerEventPayload,
   type StreamPlatform,
 } from '@strm/shared';
+import { performance } from 'node:perf_hooks';
 import TinyQueue from 'tinyqueue';
 import type { Clock } from '../../clock.ts';
+import type { Lease } from '../../cluster/membership.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import type { Logger } from '../../logger.ts';
+import { type BackgroundLoop, backgroundLoop } from '../../observability/background.ts';
+import type { Metrics } from '../../observability/metrics.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapters } from '../../platforms/adapter.ts';
 import { normaliseUsername } from '../../platforms/adapter.ts';
 import type { OnChainTier, StreamerRecords } from '../chain/streamer-records.ts';
@@ -78,6 +82,9 @@ export interface EngineOptions {
 export interface EngineDeps {
   /** This instance (cluster/membership.ts): the owner of the sessions it runs. */
   instanceId: string;
+  /** Its lease: re-taken before a sweep, and orphans closed only while it is surely held. */
+  lease?: Lease;
+  metrics?: Metrics;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
@@ -126,6 +133,17 @@ interface LiveSession {
 
 type Due = { at: number; wallet: string; id: number; kind: 'update' | 'checkpoint' | 'end' | 'grace' };
 
+/** A session ended in memory whose closing write the database has not taken yet (written when it can). */
+interface PendingClose {
+  session: LiveSession;
+  endedAt: number;
+  mined: bigint;
+  reason: EndReason;
+}
+
+/** Retries of database writes the engine keeps (checkpoints, closes): from 1 s, doubling, at most 5 s. */
+const WRITE_RETRY_MS = { first: 1000, max: 5000 };
+
 const PLATFORM_LABEL: Record<StreamPlatform, string> = { tiktok: 'TikTok', twitch: 'Twitch', demo: 'Demo' };
 
 export interface StartRequest {
@@ -155,12 +173,21 @@ export class MiningEngine {
   private readonly connectedSinceAdopt = new Set<string>();
   private readonly queue = new TinyQueue<Due>([], (a, b) => a.at - b.at);
   private readonly store: SessionStore;
-  private pendingCheckpoints: Checkpoint[] = [];
+  /**
+   * Checkpoints due and not written yet, the latest per session: a checkpoint is the session's accrual up
+   * to a moment (not an increment), so a newer one replaces an older one that could not be written.
+   */
+  private pendingCheckpoints = new Map<number, Checkpoint>();
+  /** Closes the database refused, by session id: retried with the checkpoints, announced once written. */
+  private readonly pendingCloses = new Map<number, PendingClose>();
+  /** While writes fail: when to try again, and how many failed in a row. */
+  private writeRetryAtMs = 0;
+  private writeFailures = 0;
   private maintenance = false;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
-  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweepLoop: BackgroundLoop | undefined;
   /** Database writes (session opens, checkpoint statements, closes), for the benchmark. */
   readonly stats = { opens: 0, checkpointStatements: 0, checkpointRows: 0, closes: 0 };
 
@@ -178,10 +205,14 @@ export class MiningEngine {
     const closed = await this.sweep();
     this.timer = setInterval(() => this.tick(), tickMs);
     this.timer.unref();
-    this.sweepTimer = setInterval(() => {
-      void this.sweep().catch((err: unknown) => this.deps.logger.warn({ err }, 'session sweep failed'));
-    }, sweepMs);
-    this.sweepTimer.unref();
+    this.sweepLoop = backgroundLoop({
+      name: 'session-sweep',
+      intervalMs: sweepMs,
+      maxBackoffMs: Math.max(sweepMs, WRITE_RETRY_MS.max),
+      run: () => this.sweep(),
+      logger: this.deps.logger,
+      metrics: this.deps.metrics,
+    });
     return closed;
   }
 
@@ -191,14 +222,14 @@ export class MiningEngine {
    */
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    clearInterval(this.sweepTimer);
+    await this.sweepLoop?.stop();
     await Promise.allSettled([...this.inFlight, this.flushing]);
     const now = this.deps.clock.now().getTime();
     for (const s of this.sessions.values()) {
       for (const unwatch of s.unwatch) unwatch();
-      this.pendingCheckpoints.push(this.checkpointOf(s, now));
+      this.queueCheckpoint(this.checkpointOf(s, now));
     }
-    await this.flushCheckpoints();
+    await this.flushWrites();
     this.sessions.clear();
     await this.store.releaseAll();
   }
@@ -211,7 +242,11 @@ export class MiningEngine {
    * took within the grace period are closed at their last checkpoint (at most one interval lost).
    */
   async sweep(): Promise<number> {
+    const { lease } = this.deps;
+    // After a database outage the lease has lapsed: re-take it before taking anything over.
+    if (lease && !lease.held) await lease.renew();
     await this.adoptFor([...this.connections.keys()]);
+    if (lease && !lease.mayCloseOrphans) return 0;
     let closed = 0;
     for (const row of await this.store.orphans(this.deps.options.gracePeriodMs)) {
       const mined = accruedUnits(
@@ -768,20 +803,26 @@ export class MiningEngine {
     for (const unwatch of s.unwatch) unwatch();
     const endMs = Math.min(this.creditedUntil(s, atMs), atMs);
     const endedAt = Math.max(s.startedAtMs, endMs);
-    const mined = this.minedUntil(s, endedAt);
-    let pending: bigint | null;
+    const close: PendingClose = { session: s, endedAt, mined: this.minedUntil(s, endedAt), reason };
     try {
-      pending = await this.store.close(id, new Date(endedAt), mined, reason);
-      this.stats.closes++;
+      return await this.writeClose(close);
     } catch (err) {
-      // Left open in the database and released: closed at its last checkpoint once the grace period passes.
-      this.deps.logger.error({ err, wallet, id }, 'closing a mining session failed');
-      await this.store.release(id).catch(() => {});
-      this.deps.events.toWallet(wallet, 'error', {
-        message: 'Mining stopped; your last minute may be credited late',
-      });
+      // The database is away: the close is kept and written (credited exactly once) when it is back; the
+      // session stays this instance's meanwhile, so nobody closes it at an older checkpoint.
+      this.deps.logger.error({ err, wallet, id }, 'closing a mining session failed; written when possible');
+      this.pendingCloses.set(id, close);
+      this.deps.events.toWallet(wallet, 'error', { message: SERVER_MESSAGES.creditDelayed });
       return undefined;
     }
+  }
+
+  /** Writes a close and tells the wallet; throws when the database did not take it. */
+  private async writeClose(close: PendingClose): Promise<ServerEventPayload<'rate-increased'> | undefined> {
+    const { session: s, endedAt, mined, reason } = close;
+    const { wallet, id } = s;
+    const pending = await this.store.close(id, new Date(endedAt), mined, reason);
+    this.pendingCloses.delete(id);
+    this.stats.closes++;
     if (pending === null) {
       // Another instance took it over (this one had lost its lease): that one speaks for it.
       this.deps.logger.warn({ wallet, id }, 'a session this instance no longer owned was not closed here');
@@ -833,7 +874,7 @@ export class MiningEngine {
             this.queue.push({ ...due, at: s.nextUpdateAtMs });
             break;
           case 'checkpoint':
-            this.pendingCheckpoints.push(this.checkpointOf(s, now));
+            this.queueCheckpoint(this.checkpointOf(s, now));
             s.nextCheckpointAtMs = now + this.deps.options.checkpointIntervalMs;
             this.queue.push({ ...due, at: s.nextCheckpointAtMs });
             break;
@@ -844,14 +885,25 @@ export class MiningEngine {
           }
           case 'grace':
             if (s.disconnectedAtMs != null && s.disconnectedAtMs + this.deps.options.gracePeriodMs <= now) {
-              this.track(this.graceExpired(s));
+              this.track(
+                this.graceExpired(s).catch((err: unknown) => {
+                  // The database is away: asked again later (the session is credited up to the drop).
+                  this.deps.logger.warn({ err, wallet: s.wallet }, 'ending a dropped session failed');
+                  this.queue.push({ ...due, at: this.nowMs() + WRITE_RETRY_MS.max });
+                }),
+              );
             }
             break;
         }
       }
-      // One checkpoint statement at a time; rows due meanwhile wait for the next one.
-      if (!this.flushing && this.pendingCheckpoints.length) {
-        this.flushing = this.flushCheckpoints().finally(() => {
+      // One checkpoint statement at a time; rows due meanwhile wait for the next one. After a failure the
+      // next attempt waits (the database is away), then writes what was kept.
+      if (
+        !this.flushing &&
+        (this.pendingCheckpoints.size || this.pendingCloses.size) &&
+        performance.now() >= this.writeRetryAtMs
+      ) {
+        this.flushing = this.flushWrites().finally(() => {
           this.flushing = undefined;
         });
       }
@@ -860,10 +912,11 @@ export class MiningEngine {
     }
   }
 
-  /** Database work started by a tick, awaited by stop(). */
+  /** Database work started by a tick, awaited by stop(); a failure is logged (never unhandled). */
   private track(work: Promise<unknown>): void {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
+    const caught = work.catch((err: unknown) => this.deps.logger.error({ err }, 'mining engine work failed'));
+    this.inFlight.add(caught);
+    void caught.finally(() => this.inFlight.delete(caught));
   }
 
   private update(s: LiveSession, now: number): void {
@@ -883,21 +936,52 @@ export class MiningEngine {
     return { id: s.id, accruedUntil: new Date(until), minedUnits: this.minedUntil(s, until) };
   }
 
-  private async flushCheckpoints(): Promise<void> {
-    const batch = this.pendingCheckpoints;
-    if (!batch.length) return;
-    this.pendingCheckpoints = [];
+  private queueCheckpoint(checkpoint: Checkpoint): void {
+    this.pendingCheckpoints.set(checkpoint.id, checkpoint);
+  }
+
+  /** Checkpoints owed, then the closes the database refused before (in that order: a close is final). */
+  private async flushWrites(): Promise<void> {
+    const batch = [...this.pendingCheckpoints.values()];
+    this.pendingCheckpoints = new Map();
     try {
-      const lost = await this.store.checkpoint(batch);
-      for (const id of lost) this.drop(id);
-      this.stats.checkpointStatements++;
-      this.stats.checkpointRows += batch.length;
+      if (batch.length) {
+        const lost = await this.store.checkpoint(batch);
+        for (const id of lost) this.drop(id);
+        this.stats.checkpointStatements++;
+        this.stats.checkpointRows += batch.length;
+      }
+      for (const close of [...this.pendingCloses.values()]) await this.writeClose(close);
+      if (this.writeFailures) {
+        this.deps.logger.info({ failures: this.writeFailures }, 'checkpoints written again');
+        this.deps.metrics?.backgroundFailing.set({ loop: 'checkpoints' }, 0);
+      }
+      this.writeFailures = 0;
     } catch (err) {
-      this.deps.logger.error(
-        { err, sessions: batch.length },
-        'checkpoint failed; retried at the next interval',
-      );
+      // Kept unless a newer checkpoint of the session arrived meanwhile.
+      for (const c of batch) if (!this.pendingCheckpoints.has(c.id)) this.pendingCheckpoints.set(c.id, c);
+      this.writeFailures++;
+      const retryMs = Math.min(WRITE_RETRY_MS.max, WRITE_RETRY_MS.first * 2 ** (this.writeFailures - 1));
+      this.writeRetryAtMs = performance.now() + retryMs;
+      this.deps.metrics?.backgroundFailures.inc({ loop: 'checkpoints' });
+      this.deps.metrics?.backgroundFailing.set({ loop: 'checkpoints' }, 1);
+      if (this.writeFailures === 1 || this.writeFailures % 12 === 0) {
+        this.deps.logger.error(
+          {
+            err,
+            sessions: this.pendingCheckpoints.size,
+            closes: this.pendingCloses.size,
+            failures: this.writeFailures,
+          },
+          'checkpoint failed; kept and written when the database answers',
+        );
+      }
     }
+  }
+
+  /** Checkpoints and closes waiting for the database (the fault suite and /health read it). */
+  get unwritten(): { checkpoints: number; closes: number } {
+    return { checkpoints: this.pendingCheckpoints.size, closes: this.pendingCloses.size };
   }
 
   // ---- live view for REST ------------------------------------------------------------------------

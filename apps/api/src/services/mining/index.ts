@@ -7,6 +7,7 @@ import { configPda, type MiningProgram, miningProgram, readConfig } from '@strm/
 import type { StreamPlatform } from '@strm/shared';
 import { ClusterMembership } from '../../cluster/membership.ts';
 import type { AppDeps } from '../../deps.ts';
+import { type BackgroundLoop, backgroundLoop } from '../../observability/background.ts';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { DemoPlatform } from '../../platforms/demo.ts';
 import { TikTokPlatform } from '../../platforms/tiktok.ts';
@@ -66,7 +67,7 @@ async function treasuryOf(deps: AppDeps, program: MiningProgram): Promise<Treasu
 }
 
 export function createMining(deps: AppDeps, events: EngineEvents): Mining {
-  const { config, prisma, clock, logger } = deps;
+  const { config, prisma, clock, logger, metrics } = deps;
   const program = miningProgram(deps.chain.connection);
   const records: StreamerRecords = deps.streamerRecords ?? chainStreamerRecords(program);
   const tiers = new TierCatalog(
@@ -88,8 +89,16 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
   for (const adapter of deps.platforms ?? []) platforms.set(adapter.platform, adapter);
   if (demo) platforms.set('demo', demo);
 
-  const membership = new ClusterMembership(prisma, logger, config.mining.instanceLeaseMs, deps.databaseUrl);
+  const membership = new ClusterMembership(
+    prisma,
+    logger,
+    config.mining.instanceLeaseMs,
+    deps.databaseUrl,
+    metrics,
+  );
   const engine = new MiningEngine({
+    lease: membership,
+    metrics,
     instanceId: membership.id,
     prisma,
     clock,
@@ -107,6 +116,7 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     logger,
     treasury: () => treasuryOf(deps, program),
     isLive: (wallet) => engine.liveAnywhere(wallet),
+    chainAvailable: () => deps.chain.available(),
   });
   const tierActions = new TierActions({
     prisma,
@@ -114,11 +124,12 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     records,
     logger,
     endLiveSession: (wallet) => engine.stopSession(wallet, 'tier-deactivated'),
+    chainAvailable: () => deps.chain.available(),
   });
 
   let configSubscription: number | undefined;
-  let tiersTimer: NodeJS.Timeout | undefined;
-  let reconcileTimer: NodeJS.Timeout | undefined;
+  let tiersLoop: BackgroundLoop | undefined;
+  let reconcileLoop: BackgroundLoop | undefined;
   return {
     tiers,
     engine,
@@ -129,28 +140,37 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     tiktok,
     async start() {
       await tiers.refresh();
-      tiersTimer = setInterval(() => void tiers.refresh(), config.mining.tiersRefreshMs);
-      tiersTimer.unref();
-      configSubscription = deps.chain.connection.onAccountChange(configPda(program.programId), () => {
-        void tiers.refresh();
+      // With the database or the chain away the table in memory keeps answering; reloads back off.
+      tiersLoop = backgroundLoop({
+        name: 'tier-refresh',
+        intervalMs: config.mining.tiersRefreshMs,
+        run: () => tiers.refresh(),
+        logger,
+        metrics,
       });
+      configSubscription = deps.chain.connection.onAccountChange(configPda(program.programId), () =>
+        tiersLoop?.trigger(),
+      );
       const maintenance = await prisma.maintenance.findUnique({ where: { id: 1 } });
       engine.setMaintenance(maintenance?.isMaintenance ?? false);
       await membership.join();
       await engine.run(config.mining.tickMs, config.mining.sweepMs);
       await claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
-      reconcileTimer = setInterval(() => {
-        void claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
-      }, config.mining.claimsReconcileMs);
-      reconcileTimer.unref();
+      reconcileLoop = backgroundLoop({
+        name: 'claim-reconciler',
+        intervalMs: config.mining.claimsReconcileMs,
+        run: () => claims.reconcile(),
+        logger,
+        metrics,
+      });
     },
     async onMaintenance(on) {
       engine.setMaintenance(on);
       if (on) await engine.endAll('maintenance');
     },
     async stop() {
-      clearInterval(reconcileTimer);
-      clearInterval(tiersTimer);
+      await reconcileLoop?.stop();
+      await tiersLoop?.stop();
       if (configSubscription !== undefined) {
         await deps.chain.connection.removeAccountChangeListener(configSubscription).catch(() => {});
       }

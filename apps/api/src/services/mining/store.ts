@@ -128,6 +128,7 @@ export class SessionStore {
     const rows = await this.prisma.$queryRaw<{ id: number }[]>`
       UPDATE mining_sessions m SET owner_instance = ${this.owner}
        WHERE m.ended_at IS NULL AND m.wallet = ANY(${[...wallets]}::text[]) AND ${OWNER_DEAD}
+         AND m.owner_instance IS DISTINCT FROM ${this.owner}
       RETURNING m.id`;
     if (!rows.length) return [];
     return this.prisma.miningSession.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
@@ -150,6 +151,8 @@ export class SessionStore {
   /**
    * Open sessions nobody runs: the owner is dead or released them, and nothing was checkpointed for
    * `graceMs` (no instance holding the wallet took them over). The caller closes them at their checkpoint.
+   * Never this instance's own: those it runs, or closes itself once the database takes the write (its
+   * lease may have lapsed during a database outage while its sessions went on in memory).
    */
   orphans(graceMs: number) {
     return this.prisma.$queryRaw<
@@ -165,7 +168,7 @@ export class SessionStore {
       SELECT m.id, m.owner_instance AS "ownerInstance", m.started_at AS "startedAt",
              m.accrued_until AS "accruedUntil", m.rate_units_per_hour AS "rateUnitsPerHour", m.wallet
         FROM mining_sessions m
-       WHERE m.ended_at IS NULL AND ${OWNER_DEAD}
+       WHERE m.ended_at IS NULL AND ${OWNER_DEAD} AND m.owner_instance IS DISTINCT FROM ${this.owner}
          AND m.accrued_until < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${graceMs} / 1000.0)`;
   }
 

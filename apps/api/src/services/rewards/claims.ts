@@ -6,6 +6,7 @@
 //   failed    refused before it could land (preflight) or landed with an error: re-credited (final)
 // On start-up, claims left in `reserved` (never sent) are re-credited and those in `sent` reconciled.
 import { type Connection, SendTransactionError } from '@solana/web3.js';
+import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
@@ -32,6 +33,8 @@ export interface ClaimDeps {
   isLive(wallet: string): Promise<boolean>;
   /** How long to wait for a sent payout to confirm before leaving it to the reconciler. */
   confirmTimeoutMs?: number;
+  /** Whether the chain answers (chain.ts): when it does not, a collect is refused at once. */
+  chainAvailable?: () => Promise<boolean>;
 }
 
 export interface Collected {
@@ -62,6 +65,9 @@ export class ClaimService {
 
   private async collectOnce(wallet: string, requestSignature: string): Promise<Collected> {
     const { prisma, connection, clock } = this.deps;
+    if (this.deps.chainAvailable && !(await this.deps.chainAvailable())) {
+      throw new RewardsError(CLIENT_MESSAGES.networkCongestion);
+    }
     if (await this.deps.isLive(wallet)) throw new RewardsError(SERVER_MESSAGES.collectWhileLive);
     const streamer = await prisma.streamer.findUnique({ where: { wallet } });
     if (!streamer || streamer.pendingRewardUnits <= 0n)
