@@ -109,8 +109,13 @@ describe('a crash', () => {
     api = await startApiProcess(env);
     const streamers = [await liveStreamer(api.url), await liveStreamer(api.url)];
     const claims = [await sentClaim(false), await sentClaim(true)];
-    // Let three checkpoints (1 s apart) pass, then kill without any chance to clean up.
-    await new Promise((r) => setTimeout(r, 3500));
+    // Wait until the database shows both sessions checkpointed past 2.5 s (the third 1 s checkpoint), then
+    // kill at once without any chance to clean up. (Without checkpoints this never happens; a fixed 3.5 s
+    // sleep instead killed at a moment unrelated to the last checkpoint, which a late timer pushed further.)
+    await waitFor(async () => {
+      const open = await prisma.miningSession.findMany({ where: { endedAt: null } });
+      return open.length === 2 && open.every((s) => s.accruedUntil.getTime() - s.startedAt.getTime() >= 2500);
+    }, 30_000);
     const killedAt = Date.now();
     api.child.kill('SIGKILL');
     await new Promise((r) => api!.child.once('exit', r));
@@ -124,8 +129,7 @@ describe('a crash', () => {
       const session = await prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
       expect(session.endReason).toBe('server-restart');
       expect(session.endedAt!.getTime()).toBe(session.accruedUntil.getTime());
-      // At most one checkpoint interval is lost (plus a late timer on a busy 2-core machine; without
-      // checkpoints the whole 3.5 s would be).
+      // At most one checkpoint interval is lost (plus a late timer on a busy 2-core machine).
       expect(killedAt - session.endedAt!.getTime()).toBeLessThan(1000 + 500);
       const seconds = (session.endedAt!.getTime() - session.startedAt.getTime()) / 1000;
       expect(seconds).toBeGreaterThan(2.5);
