@@ -22,7 +22,7 @@ export interface CpuGroup {
   /** The cap in cores (0.4 = 40 % of one core), or null for none. */
   cap(cores: number | null): void;
   throttling(): Throttling;
-  /** Removes the group (its processes must have exited or moved). */
+  /** Removes the group, first moving any process still in it back to the root group. */
   remove(): void;
 }
 
@@ -58,7 +58,7 @@ export function cpuGroups(): CpuGroups {
 }
 
 function probe(version: 'v1' | 'v2', root: string, reasons: string[]): CpuGroups {
-  const create = (name: string) => group(version, join(root, name));
+  const create = (name: string) => group(version, root, join(root, name));
   try {
     create(`strm-bench-probe-${process.pid}`).remove();
   } catch (err) {
@@ -68,7 +68,7 @@ function probe(version: 'v1' | 'v2', root: string, reasons: string[]): CpuGroups
   return { ok: true, version, root, create };
 }
 
-function group(version: 'v1' | 'v2', path: string): CpuGroup {
+function group(version: 'v1' | 'v2', root: string, path: string): CpuGroup {
   mkdirSync(path);
   const write = (file: string, value: string) => writeFileSync(join(path, file), value);
   const stat = () =>
@@ -102,6 +102,13 @@ function group(version: 'v1' | 'v2', path: string): CpuGroup {
       };
     },
     remove() {
+      for (const pid of readFileSync(join(path, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+        try {
+          appendFileSync(join(root, 'cgroup.procs'), pid);
+        } catch {
+          // It exited meanwhile.
+        }
+      }
       rmdirSync(path);
     },
   };

@@ -78,6 +78,11 @@ async function run({ port, streamers, intervalMs }: Job) {
             socket.on('disconnect', (reason: string) => {
               disconnects++;
               reasons[`disconnect: ${reason}`] = (reasons[`disconnect: ${reason}`] ?? 0) + 1;
+              // Dropped before its stream started: a failed start, not one to wait for.
+              if (!startedAt) {
+                errors++;
+                resolve();
+              }
             });
             socket.on('stream-stopped', (p: { reason: string }) => {
               reasons[`stream-stopped: ${p.reason}`] = (reasons[`stream-stopped: ${p.reason}`] ?? 0) + 1;

@@ -10,7 +10,7 @@
 // machine from /proc/stat), and each group's cpu.stat tells whether its cap was what held the instance back.
 // Without the right to create CPU groups (or with BENCH_INSTANCE_CPU=0) it says so and runs the instances
 // uncapped with BENCH_STREAMERS streamers, one then two instances.
-//   pnpm bench:scale   (BENCH_INSTANCE_CPU=0.4, BENCH_START=1000, BENCH_STEP=1000, BENCH_MAX_STREAMERS=20000,
+//   pnpm bench:scale   (BENCH_INSTANCE_CPU=0.2, BENCH_START=1000, BENCH_STEP=1000, BENCH_MAX_STREAMERS=20000,
 //                       BENCH_UPDATE_MS=1000, BENCH_SECONDS=10 measured per step, BENCH_SETTLE_SECONDS=3,
 //                       BENCH_CLIENT_PROCESSES=2, BENCH_REDIS_URL=redis://127.0.0.1:6379;
 //                       uncapped: BENCH_STREAMERS=6000, BENCH_INSTANCES=1,2;
@@ -38,7 +38,7 @@ import {
 } from './support.ts';
 
 const env = process.env;
-const cap = Number(env.BENCH_INSTANCE_CPU ?? 0.4);
+const cap = Number(env.BENCH_INSTANCE_CPU ?? 0.2);
 const firstStep = Number(env.BENCH_START ?? 1000);
 const step = Number(env.BENCH_STEP ?? 1000);
 const uncappedCount = Number(env.BENCH_STREAMERS ?? 6000);
@@ -76,17 +76,23 @@ const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: jwtSecret, DATABASE_UR
 const groups = cap > 0 ? cpuGroups() : ({ ok: false, reason: 'BENCH_INSTANCE_CPU=0' } as const);
 const capped = groups.ok ? groups : null;
 const count = capped ? Number(env.BENCH_MAX_STREAMERS ?? 20_000) : uncappedCount;
-/** CPU groups not yet removed: removed at exit whatever happens (a group outlives its benchmark). */
+/**
+ * The child processes and CPU groups not yet stopped and removed: at exit, however it comes (an error, ^C),
+ * the children are killed and the groups removed (a group outlives its benchmark, a child its parent).
+ */
 const made = new Set<CpuGroup>();
+const children = new Set<ChildProcess>();
 process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
   for (const g of made) {
     try {
       g.remove();
-    } catch {
-      // Its process had not exited yet: nothing more to do at exit.
+    } catch (err) {
+      console.error(`could not remove the CPU group ${g.path}: ${(err as Error).message}`);
     }
   }
 });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 const streamers = Array.from({ length: count }, (_v, i) => ({
   wallet: Keypair.generate().publicKey.toBase58(),
   username: `scale_${i}`,
@@ -176,6 +182,10 @@ async function startCluster(instances: number) {
   const clients = Array.from({ length: clientProcesses }, () =>
     forkBench('./engine-clients.ts', process.env),
   );
+  for (const child of [...servers, ...clients]) {
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+  }
   let offered = 0;
   let ramp = { before: cpuNow(servers, clients), after: cpuNow(servers, clients), starts: 0, seconds: 0 };
 
@@ -332,6 +342,8 @@ console.log(
 );
 const saturated = (r: Result) => r.p99 > LATE_MS || r.updatesPerSecond < BEHIND * r.duePerSecond;
 const results: Result[] = [];
+/** The ramp's steps (capped): the most one instance delivered is a second, conservative reference. */
+const steps: Result[] = [];
 if (capped) {
   // One capped instance, the offered load raised until it is saturated.
   console.log('  one capped instance, raising the load:');
@@ -340,6 +352,7 @@ if (capped) {
   for (let n = Math.min(firstStep, count); ; n = Math.min(n + step, count)) {
     await one.offer(n);
     const r = await one.measure();
+    steps.push(r);
     const t = r.throttled[0];
     console.log(
       `    ${String(n).padStart(6)} streamers: ${f(r.updatesPerSecond)} of ${f(r.duePerSecond)} updates/s delivered, lateness p50/p99 ${f(r.p50)}/${f(r.p99)} ms, instance CPU ${f(pct(r, (c) => c.servers[0]!))}%${t ? `, throttled in ${f((100 * t.throttledPeriods) / Math.max(1, t.periods))}% of periods` : ''}${saturated(r) ? ' — saturated' : ''}`,
@@ -455,8 +468,18 @@ if (one && two) {
   const ratio = two.updatesPerSecond / one.updatesPerSecond;
   const capsLimited = capped && [one, two].every((r) => capLines(r).every((l) => l.limited));
   console.log(
-    `  ratio 2/1: updates delivered ${f(ratio, 2)}×, stream starts ${f(two.startsPerSecond / one.startsPerSecond, 2)}× (target ≥ 1.8× with the cap the limit: ${ratio >= 1.8 && capsLimited ? 'met' : 'not met'})`,
+    `  ratio 2/1 at the same offered load: updates delivered ${f(ratio, 2)}×${capped ? '' : `, stream starts ${f(two.startsPerSecond / one.startsPerSecond, 2)}×`} (target ≥ 1.8× with the cap the limit: ${ratio >= 1.8 && capsLimited ? 'met' : 'not met'})`,
   );
+  // Overloaded twice over, one instance may deliver less than it did at its limit: against the most it
+  // delivered at any step with its cap the limit, the ratio is not flattered by that.
+  const best = steps
+    .filter((r) => capLines(r)[0]!.limited)
+    .reduce<Result | undefined>((b, r) => (b && b.updatesPerSecond >= r.updatesPerSecond ? b : r), undefined);
+  if (best) {
+    console.log(
+      `  against the most one capped instance delivered at any step with the cap the limit (${f(best.updatesPerSecond)}/s at ${best.offered} streamers, p99 ${f(best.p99)} ms): ${f(two.updatesPerSecond / best.updatesPerSecond, 2)}×`,
+    );
+  }
   if (one.updatesPerSecond >= BEHIND * one.duePerSecond) {
     console.log(
       `  one instance kept up with the offered load (${f(one.updatesPerSecond)} of ${f(one.duePerSecond)} updates/s): the delivered ratio cannot exceed 1 here`,
