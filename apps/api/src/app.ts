@@ -6,6 +6,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { Server as SocketServer } from 'socket.io';
 import type { AppDeps } from './deps.ts';
+import { apiDocs } from './http/api-docs.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { apiRateLimit } from './http/rate-limits.ts';
 import { webApp } from './http/web-app.ts';
@@ -92,6 +93,8 @@ export function createApp(deps: AppDeps): App {
   api.use(apiRouter(deps, lifecycle, mining));
   api.use(notFoundHandler);
   app.use(API_BASE_PATH, api);
+
+  app.use(compression(), apiDocs());
 
   app.get('/metrics', async (req, res) => {
     if (config.metricsToken && req.headers.authorization !== `Bearer ${config.metricsToken}`) {

@@ -5,7 +5,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { walletSchema } from '@strm/shared';
+import { registrationListQuerySchema, walletSchema } from '@strm/shared';
 import pg from 'pg';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createPrisma, type PrismaClient } from './db/index.ts';
@@ -15,7 +15,7 @@ import { AppError, validationMessage } from './http/app-error.ts';
 import { demoteAdmin, listAdmins, promoteAdmin } from './services/admins.ts';
 import { grantBetaAccess, revokeBetaAccess } from './services/beta-access.ts';
 import { setMaintenance } from './services/maintenance.ts';
-import { listRegistrations, registrationListQuerySchema } from './services/registrations.ts';
+import { listRegistrations } from './services/registrations.ts';
 
 export const USAGE = `Usage: pnpm admin <command>
   grant <wallet>                 give a wallet beta access

@@ -206,12 +206,55 @@ describe('GET /api/v1/admin/registrations', () => {
     expect(page2.items.map((r) => r.wallet)).toEqual([wallets[2], wallets[1]]);
   });
 
+  it('sorts by follower count or submission date, either way', async () => {
+    await Promise.all(
+      [30, 5, 500, 5, 70].map((followerCount, i) =>
+        t.prisma.betaRegistration.update({ where: { wallet: wallets[i]! }, data: { followerCount } }),
+      ),
+    );
+    const by = async (query: Record<string, string>) => (await list(query)).items.map((r) => r.wallet);
+    // Ties (5 followers) fall back to the submission date in the same direction.
+    expect(await by({ sort: 'follower_count' })).toEqual([
+      wallets[2],
+      wallets[4],
+      wallets[0],
+      wallets[3],
+      wallets[1],
+    ]);
+    expect(await by({ sort: 'follower_count', order: 'asc' })).toEqual([
+      wallets[1],
+      wallets[3],
+      wallets[0],
+      wallets[4],
+      wallets[2],
+    ]);
+    expect(await by({ sort: 'created_at', order: 'asc' })).toEqual(wallets);
+  });
+
+  it('searches name, platform and Discord usernames and wallet, case-insensitively', async () => {
+    await t.prisma.betaRegistration.update({
+      where: { wallet: wallets[0]! },
+      data: { name: 'Ada Lovelace', platformUsername: 'countess_ada', discordUsername: 'engine#1843' },
+    });
+    await t.prisma.betaRegistration.update({ where: { wallet: wallets[3]! }, data: { name: 'Grace ADAms' } });
+    const found = async (search: string) => (await list({ search })).items.map((r) => r.wallet);
+    expect(await found('ada')).toEqual([wallets[3], wallets[0]]);
+    expect(await found('COUNTESS')).toEqual([wallets[0]]);
+    expect(await found('engine#')).toEqual([wallets[0]]);
+    expect(await found(wallets[4]!.slice(3, 15))).toEqual([wallets[4]]);
+    expect((await list({ search: 'ada', platform: 'twitch' })).total).toBe(1);
+    expect(await found('nobody-like-this')).toEqual([]);
+  });
+
   it('refuses bad filters with 400', async () => {
     for (const query of [
       { platform: 'myspace' },
       { access: 'maybe' },
       { from: 'yesterday' },
       { pageSize: 1000 },
+      { sort: 'name' },
+      { order: 'sideways' },
+      { search: 'x'.repeat(101) },
     ]) {
       const res = await request(t.app).get('/api/v1/admin/registrations').query(query).set(admin.auth);
       expect(res.status).toBe(400);

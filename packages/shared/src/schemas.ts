@@ -245,6 +245,79 @@ export const pendingRewardRequestSchema = z.strictObject({
 });
 export const walletQuerySchema = z.object({ wallet: walletSchema });
 
+/** POST /streamer/pending-reward's answer: the reward before and after, and the adjustment's record id. */
+export const pendingRewardResponseSchema = z.object({
+  success: z.boolean(),
+  wallet: walletSchema,
+  previousPendingReward: z.number().nonnegative(),
+  pendingReward: z.number().nonnegative(),
+  adjustmentId: z.number().int(),
+});
+
+// ---- admin -------------------------------------------------------------------------------------
+
+/** GET /admin/registrations: filters, sort, search and paging (query strings, coerced). */
+export const registrationListQuerySchema = z.object({
+  platform: z.enum(REGISTRATION_PLATFORMS).optional(),
+  access: z.enum(['granted', 'none']).optional(),
+  from: z.coerce.date({ error: 'from must be a date' }).optional(),
+  to: z.coerce.date({ error: 'to must be a date' }).optional(),
+  /** Case-insensitive: part of the name, the platform username, the Discord username or the wallet. */
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(['created_at', 'follower_count']).default('created_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type RegistrationListQuery = z.infer<typeof registrationListQuerySchema>;
+
+export const adminRegistrationSchema = registrationSchema.extend({ hasAccess: z.boolean() });
+export type AdminRegistration = z.infer<typeof adminRegistrationSchema>;
+
+export const registrationListResponseSchema = z.object({
+  items: z.array(adminRegistrationSchema),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+});
+export type RegistrationListResponse = z.infer<typeof registrationListResponseSchema>;
+
+/** PUT/DELETE /admin/beta-access/{wallet}: the wallet's access after the change. */
+export const betaAccessChangeSchema = z.object({ wallet: walletSchema, hasAccess: z.boolean() });
+
+export const adminEntrySchema = z.object({
+  wallet: walletSchema,
+  /** 'config': listed in ADMIN_WALLETS (cannot be demoted through the API); 'promoted': by an admin. */
+  source: z.enum(['config', 'promoted']),
+  promoted_by: z.string().nullable(),
+  created_at: isoTime.nullable(),
+});
+export type AdminEntry = z.infer<typeof adminEntrySchema>;
+export const adminListSchema = z.array(adminEntrySchema);
+/** PUT/DELETE /admin/admins/{wallet}: whether the wallet is an admin after the change. */
+export const adminChangeSchema = z.object({ wallet: walletSchema, isAdmin: z.boolean() });
+
+export const ADMIN_ACTIONS = [
+  'grant_access',
+  'revoke_access',
+  'promote_admin',
+  'demote_admin',
+  'maintenance_on',
+  'maintenance_off',
+] as const;
+export const auditQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+/** Who did what and when; newest first. The actor is a wallet or `cli:<user>` for the operators' CLI. */
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  actor: z.string(),
+  action: z.enum(ADMIN_ACTIONS),
+  target: z.string().nullable(),
+  detail: z.string().nullable(),
+  created_at: isoTime,
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditListSchema = z.array(auditEntrySchema);
+
 // ---- maintenance, market, health ------------------------------------------------------------
 
 export const maintenanceStatusSchema = z.object({ is_maintenance: z.boolean(), message: z.string() });
@@ -305,6 +378,13 @@ export const healthSchema = z.object({
   /** With REDIS_URL only. */
   redis: componentHealth.optional(),
 });
+/** GET /health/live. */
+export const liveHealthSchema = z.object({ status: z.literal('ok') });
+/** GET /health/ready: the health and whether to send traffic (or `{ status: 'shutting_down' }`, 503). */
+export const readyHealthSchema = z.union([
+  healthSchema.extend({ status: z.enum(['ready', 'not_ready']) }),
+  z.object({ status: z.literal('shutting_down') }),
+]);
 export type Health = z.infer<typeof healthSchema>;
 
 // ---- socket events ----------------------------------------------------------------------
@@ -481,6 +561,32 @@ export const faucetRequestSchema = z.object({
   wallet: walletSchema,
   strm: z.number().int().min(0).max(2_000_000).default(1_100_000),
   sol: z.number().min(0).max(10).default(2),
+});
+/** POST /dev/demo/account (demo platform only): the demo account, verified at once. */
+export const demoAccountRequestSchema = z.strictObject({
+  username: z
+    .string()
+    .trim()
+    .min(1, 'Username is required')
+    .max(64)
+    .regex(/^@?[A-Za-z0-9_.]+$/, 'Invalid username'),
+});
+export const demoAccountResponseSchema = z.object({
+  success: z.boolean(),
+  platform: z.literal('demo'),
+  username: z.string(),
+  isVerified: z.boolean(),
+});
+/** PUT /dev/demo/live (demo platform only): put the demo account on or off air. */
+export const demoLiveRequestSchema = z.strictObject({
+  live: z.boolean(),
+  viewers: z.number().int().min(0).max(1_000_000).optional(),
+});
+export const demoLiveResponseSchema = z.object({
+  success: z.boolean(),
+  username: z.string(),
+  live: z.boolean(),
+  viewers: z.number().int().nonnegative(),
 });
 export const faucetResponseSchema = z.object({
   wallet: walletSchema,

@@ -97,3 +97,18 @@ export function bestValueTier<T extends Pick<Tier, 'order_by'>>(tiers: readonly 
     undefined,
   );
 }
+
+/** GET /tiers: the tiers as the API sends them (numbers, snake_case), ascending by order_by. */
+export const tierResponseSchema = z.array(
+  z.object({
+    id: z.number().int(),
+    name: z.string().min(1),
+    deposit_requirement: z.number().nonnegative(),
+    base_multiplier: z.number().nonnegative(),
+    hourly_base_rate: z.number().nonnegative(),
+    max_multiplier: z.number().nonnegative(),
+    hourly_max_rate: z.number().nonnegative(),
+    daily_mining_limit_seconds: z.number().int().positive(),
+    order_by: z.number().int(),
+  }) satisfies z.ZodType<Tier>,
+);

@@ -1,6 +1,6 @@
 // Admin endpoints: registrations, beta access, admins and the audit log. Every change is recorded with
 // the acting admin's wallet and the time.
-import { walletSchema } from '@strm/shared';
+import { auditQuerySchema, registrationListQuerySchema, walletSchema } from '@strm/shared';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
@@ -8,10 +8,9 @@ import { requireAdmin, walletOf } from '../http/auth.ts';
 import { demoteAdmin, listAdmins, promoteAdmin } from '../services/admins.ts';
 import { listAdminActions } from '../services/audit.ts';
 import { grantBetaAccess, revokeBetaAccess } from '../services/beta-access.ts';
-import { listRegistrations, registrationListQuerySchema } from '../services/registrations.ts';
+import { listRegistrations } from '../services/registrations.ts';
 
 const walletParams = z.object({ wallet: walletSchema });
-const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 
 export function adminRouter(deps: AppDeps): Router {
   const router = Router();
@@ -46,7 +45,7 @@ export function adminRouter(deps: AppDeps): Router {
   });
 
   router.get('/admin/audit', async (req, res) => {
-    res.json(await listAdminActions(deps.prisma, auditQuery.parse(req.query)));
+    res.json(await listAdminActions(deps.prisma, auditQuerySchema.parse(req.query)));
   });
 
   return router;

@@ -2,6 +2,7 @@ import { faucetRequestSchema } from '@strm/shared';
 import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { AppDeps } from '../deps.ts';
+import { buildOpenApi } from '../http/openapi.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { runFaucet } from '../services/faucet.ts';
 import type { Mining } from '../services/mining/index.ts';
@@ -26,6 +27,12 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
   });
 
   const { localChain } = deps;
+  const openApi = JSON.stringify(
+    buildOpenApi({ faucet: Boolean(localChain && deps.config.faucet), demo: Boolean(mining.demo) }),
+  );
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApi);
+  });
   if (localChain && deps.config.faucet) {
     router.post(
       '/dev/faucet',

@@ -1,27 +1,19 @@
 // The mining REST endpoints: stats, the streamer's time zone, the admins' pending-reward adjustment, and
 // (local configurations only) the demo platform's account and live toggle.
-import { pendingRewardRequestSchema, timezoneRequestSchema, walletQuerySchema } from '@strm/shared';
+import {
+  demoAccountRequestSchema,
+  demoLiveRequestSchema,
+  pendingRewardRequestSchema,
+  timezoneRequestSchema,
+  walletQuerySchema,
+} from '@strm/shared';
 import { Router } from 'express';
-import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { assertOwnWallet, requireAdmin, requireWallet, walletOf } from '../http/auth.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { miningStats } from '../services/streamer/mining-stats.ts';
 import { adjustPendingReward, changeTimezone, SettingsError } from '../services/streamer/settings.ts';
-
-const demoAccountSchema = z.strictObject({
-  username: z
-    .string()
-    .trim()
-    .min(1, 'Username is required')
-    .max(64)
-    .regex(/^@?[A-Za-z0-9_.]+$/, 'Invalid username'),
-});
-const demoLiveSchema = z.strictObject({
-  live: z.boolean(),
-  viewers: z.number().int().min(0).max(1_000_000).optional(),
-});
 
 function settingsError(err: unknown): never {
   if (err instanceof SettingsError) throw new AppError(err.status, 'refused', err.message);
@@ -70,7 +62,7 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
   const demo = mining.demo;
   if (demo) {
     router.post('/dev/demo/account', requireWallet(deps), async (req, res) => {
-      const { username } = demoAccountSchema.parse(req.body ?? {});
+      const { username } = demoAccountRequestSchema.parse(req.body ?? {});
       const wallet = walletOf(req);
       const name = username.replace(/^@/, '');
       await deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
@@ -92,7 +84,7 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
     });
 
     router.put('/dev/demo/live', requireWallet(deps), async (req, res) => {
-      const { live, viewers } = demoLiveSchema.parse(req.body ?? {});
+      const { live, viewers } = demoLiveRequestSchema.parse(req.body ?? {});
       const account = await deps.prisma.platformAccount.findUnique({
         where: { wallet_platform: { wallet: walletOf(req), platform: 'demo' } },
       });

@@ -1,6 +1,11 @@
 // Beta registrations (the spec's insert and select on beta_registrations).
-import { fromBaseUnits, type Registration, registrationRequestSchema } from '@strm/shared';
-import { z } from 'zod';
+import {
+  fromBaseUnits,
+  type Registration,
+  type RegistrationListQuery,
+  type RegistrationListResponse,
+  registrationRequestSchema,
+} from '@strm/shared';
 import type { Chain } from '../chain.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { Prisma, type BetaRegistration as RegistrationRow } from '../generated/prisma/client.ts';
@@ -73,18 +78,14 @@ export async function createRegistration(
   }
 }
 
-export const registrationListQuerySchema = z.object({
-  platform: registrationRequestSchema.shape.platform.unwrap().optional(),
-  access: z.enum(['granted', 'none']).optional(),
-  from: z.coerce.date({ error: 'from must be a date' }).optional(),
-  to: z.coerce.date({ error: 'to must be a date' }).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
-export type RegistrationListQuery = z.infer<typeof registrationListQuerySchema>;
-
-/** Registrations for admins, newest first, filtered by platform, date range and access; paginated. */
-export async function listRegistrations(prisma: PrismaClient, query: RegistrationListQuery) {
+/**
+ * Registrations for admins, filtered by platform, date range, access and a search (name, usernames or
+ * wallet, case-insensitive), sorted by submission date (default newest first) or follower count; paginated.
+ */
+export async function listRegistrations(
+  prisma: PrismaClient,
+  query: RegistrationListQuery,
+): Promise<RegistrationListResponse> {
   const granted = await prisma.betaAccess.findMany({ select: { wallet: true } });
   const grantedSet = new Set(granted.map((g) => g.wallet));
   const where: Prisma.BetaRegistrationWhereInput = {
@@ -94,12 +95,24 @@ export async function listRegistrations(prisma: PrismaClient, query: Registratio
       : {}),
     ...(query.access === 'granted' ? { wallet: { in: [...grantedSet] } } : {}),
     ...(query.access === 'none' ? { wallet: { notIn: [...grantedSet] } } : {}),
+    ...(query.search
+      ? {
+          OR: (['name', 'platformUsername', 'discordUsername', 'wallet'] as const).map((field) => ({
+            [field]: { contains: query.search, mode: 'insensitive' as const },
+          })),
+        }
+      : {}),
   };
+  const order = query.order;
+  const orderBy: Prisma.BetaRegistrationOrderByWithRelationInput[] =
+    query.sort === 'follower_count'
+      ? [{ followerCount: order }, { createdAt: order }, { id: order }]
+      : [{ createdAt: order }, { id: order }];
   const [total, rows] = await prisma.$transaction([
     prisma.betaRegistration.count({ where }),
     prisma.betaRegistration.findMany({
       where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy,
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
     }),
