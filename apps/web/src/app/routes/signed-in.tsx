@@ -1,6 +1,7 @@
 // The signed-in screens of route /, in order of
 // precedence (spec §2): the maintenance page (maintenance on and beta access), the dashboard (beta
 // access), else Beta Registration.
+import { Link } from 'react-router';
 import { PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, Logo } from '../../features/auth/index.ts';
 import { useBetaAccess } from '../../features/beta-access/index.ts';
@@ -25,7 +26,19 @@ export default function SignedIn({ wallet, onDisconnect }: { wallet: string; onD
         logo={<Logo />}
         wallet={wallet}
         onDisconnect={onDisconnect}
-        adminControls={isAdmin ? <MaintenanceToggle on={!inMaintenance} /> : null}
+        adminControls={
+          isAdmin ? (
+            <>
+              <MaintenanceToggle on={!inMaintenance} />
+              <Link
+                to="/admin"
+                className="rounded-lg px-3 py-1.5 text-sm font-medium text-violet-300 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-violet-400"
+              >
+                Admin console
+              </Link>
+            </>
+          ) : null
+        }
         tierBadge={<TierBadge activeTier={activeTier} />}
       >
         <Dashboard wallet={wallet} />
