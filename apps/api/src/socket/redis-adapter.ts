@@ -138,34 +138,37 @@ class RoomPresence {
 
   /** Never rejects: a failed lookup leaves its rooms unknown (broadcast through Redis). */
   private async lookUp(): Promise<void> {
-    const rooms: string[] = [];
+    const asked: Array<{ room: string; channel: string; subscription: number }> = [];
     for (const room of this.due) {
       // Only a confirmed subscription is surely in Redis's count.
-      if (this.subscriptions.confirmed(this.channelOf(room))) rooms.push(room);
+      const channel = this.channelOf(room);
+      const subscription = this.subscriptions.confirmed(channel);
+      if (subscription !== undefined) asked.push({ room, channel, subscription });
       else this.alone.delete(room);
     }
     this.due.clear();
     const sentAt = performance.now();
-    const epoch = this.subscriptions.epoch;
-    const batches: string[][] = [];
-    for (let i = 0; i < rooms.length; i += LOOKUP_BATCH) batches.push(rooms.slice(i, i + LOOKUP_BATCH));
+    const batches: (typeof asked)[] = [];
+    for (let i = 0; i < asked.length; i += LOOKUP_BATCH) batches.push(asked.slice(i, i + LOOKUP_BATCH));
     await Promise.all(
       batches.map(async (batch) => {
         try {
           const reply = (await this.pub.call(
             'PUBSUB',
             'SHARDNUMSUB',
-            ...batch.map(this.channelOf),
+            ...batch.map((a) => a.channel),
           )) as unknown[];
-          if (this.subscriptions.epoch !== epoch) throw new Error('the subscriber connection was lost');
-          // [channel, count, channel, count, …] in the order asked.
-          for (const [i, room] of batch.entries()) {
-            if (Number(reply[2 * i + 1]) === 1) this.alone.set(room, sentAt);
+          // [channel, count, channel, count, …] in the order asked. A count is this instance's own only if
+          // its subscription is still the one confirmed before the lookup (no unsubscribe since, no lost
+          // connection: either might have reached Redis before the lookup did).
+          for (const [i, { room, channel, subscription }] of batch.entries()) {
+            const mine = this.subscriptions.confirmed(channel) === subscription;
+            if (mine && Number(reply[2 * i + 1]) === 1) this.alone.set(room, sentAt);
             else this.alone.delete(room);
           }
           this.failing = false;
         } catch (err) {
-          for (const room of batch) this.alone.delete(room);
+          for (const { room } of batch) this.alone.delete(room);
           if (!this.failing) {
             this.logger.warn(
               { err: (err as Error).message, rooms: batch.length },
@@ -180,10 +183,12 @@ class RoomPresence {
 }
 
 interface Subscriptions {
-  /** Whether Redis confirmed this connection's subscription to the channel, and no change is under way. */
-  confirmed(channel: string): boolean;
-  /** Counts the subscriber connection's losses (Redis forgets its subscriptions with it). */
-  readonly epoch: number;
+  /**
+   * This connection's subscription to the channel if Redis confirmed it and no change is under way: a token
+   * that differs for each subscription (undefined otherwise).
+   */
+  confirmed(channel: string): number | undefined;
+  /** The subscriber connection was lost (Redis forgets its subscriptions with it). */
   onLost(listener: () => void): void;
 }
 
@@ -196,11 +201,10 @@ interface Subscriptions {
  */
 function keepSubscribing(sub: Redis, logger: Logger): Subscriptions {
   const missed = new Set<string>();
-  const confirmed = new Set<string>();
+  const confirmed = new Map<string, number>();
   // The last (un)subscription asked per channel, until answered: an older answer does not confirm.
   const asked = new Map<string, number>();
   let asks = 0;
-  let epoch = 0;
   const lost: Array<() => void> = [];
   const ask = (channels: string[]) => {
     const id = ++asks;
@@ -213,7 +217,7 @@ function keepSubscribing(sub: Redis, logger: Logger): Subscriptions {
       for (const c of channels) {
         if (asked.get(c) !== id) continue;
         asked.delete(c);
-        if (subscribed) confirmed.add(c);
+        if (subscribed) confirmed.set(c, id);
       }
     };
   };
@@ -254,15 +258,11 @@ function keepSubscribing(sub: Redis, logger: Logger): Subscriptions {
   });
   // ioredis subscribes again to what it held once it is back (through ssubscribe above: confirmed again).
   sub.on('close', () => {
-    epoch++;
     confirmed.clear();
     for (const listener of lost) listener();
   });
   return {
-    confirmed: (channel) => confirmed.has(channel),
-    get epoch() {
-      return epoch;
-    },
+    confirmed: (channel) => confirmed.get(channel),
     onLost: (listener) => lost.push(listener),
   };
 }
