@@ -72,6 +72,12 @@ if (bare) {
   const records: StreamerRecords = {
     read: async () => ({ tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }),
     watch: () => () => {},
+    readMany: async (wallets) =>
+      new Map(
+        wallets.map((w) => [w, { tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }]),
+      ),
+    ready: async () => true,
+    close: () => {},
   };
   const demo = new DemoPlatform();
   const usernames = wallets.map((_w, i) => `bench_${i}`);

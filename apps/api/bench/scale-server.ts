@@ -34,6 +34,10 @@ const activatedAt = new Date(Date.now() - 3 * 86_400_000);
 const records: StreamerRecords = {
   read: async () => ({ tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }),
   watch: () => () => {},
+  readMany: async (wallets) =>
+    new Map(wallets.map((w) => [w, { tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }])),
+  ready: async () => true,
+  close: () => {},
 };
 // The demo platform is in each process's memory: every instance knows every streamer is live.
 const demo = new DemoPlatform();

@@ -98,6 +98,8 @@ const envSchema = z.object({
   TIKTOK_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   TIKTOK_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  /** Live detection fails closed: polls in a row that could not confirm a stream before it counts as offline. */
+  PLATFORM_MAX_FAILED_POLLS: z.coerce.number().int().min(1).max(100).default(3),
   // Market data and the web app's links.
   DEX_PAIR_API_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   MARKET_REFRESH_MS: z.coerce.number().int().min(1000).default(INTERVALS_MS.marketRefresh),
@@ -230,6 +232,7 @@ function finalise(env: Env) {
         /** The implicit grant's return page (spec §2: /callback on the web app). */
         redirectUri: env.TWITCH_REDIRECT_URI ?? `${webOrigins[0]}/callback`,
         pollIntervalMs: env.TWITCH_POLL_INTERVAL_MS,
+        maxFailedPolls: env.PLATFORM_MAX_FAILED_POLLS,
         /** EventSub webhooks (stream.offline) on top of polling, when a public callback URL is configured. */
         eventSub: env.TWITCH_EVENTSUB_CALLBACK_URL
           ? { callbackUrl: env.TWITCH_EVENTSUB_CALLBACK_URL, secret: env.TWITCH_EVENTSUB_SECRET ?? '' }
@@ -239,6 +242,7 @@ function finalise(env: Env) {
         webBaseUrl: env.TIKTOK_WEB_BASE_URL.replace(/\/+$/, ''),
         openApiBaseUrl: env.TIKTOK_OPEN_API_BASE_URL.replace(/\/+$/, ''),
         pollIntervalMs: env.TIKTOK_POLL_INTERVAL_MS,
+        maxFailedPolls: env.PLATFORM_MAX_FAILED_POLLS,
         codeTtlSeconds: env.TIKTOK_CODE_TTL_SECONDS,
         /** The spec's TikTok API flag (off unless TIKTOK_API=on): the OAuth code exchange. */
         apiEnabled: env.TIKTOK_API === undefined ? TIKTOK_API_ENABLED : env.TIKTOK_API === 'on',

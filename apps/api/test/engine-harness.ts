@@ -31,6 +31,7 @@ import { createChain } from '../src/chain.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
+import type { PlatformAdapter } from '../src/platforms/adapter.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers.ts';
@@ -101,7 +102,15 @@ export const TEST_ENGINE_ENV = {
 
 export async function startEngineServer(
   chain: TestChain,
-  opts: { env?: Record<string, string>; clock?: FakeClock; databaseUrl?: string; port?: number } = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: FakeClock;
+    databaseUrl?: string;
+    port?: number;
+    /** The demo platform (a test's subclass), and adapters replacing Twitch's or TikTok's. */
+    demo?: DemoPlatform;
+    platforms?: PlatformAdapter[];
+  } = {},
 ): Promise<EngineServer> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config = loadConfig({
@@ -115,7 +124,7 @@ export async function startEngineServer(
   const prisma = createPrisma(db.url);
   await seedDefaultTiers(prisma);
   const clock = opts.clock ?? fakeClock(new Date());
-  const demo = new DemoPlatform();
+  const demo = opts.demo ?? new DemoPlatform();
   const app = createApp({
     config,
     prisma,
@@ -124,6 +133,7 @@ export async function startEngineServer(
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     localChain: chain.local.info,
     demoPlatform: demo,
+    ...(opts.platforms ? { platforms: opts.platforms } : {}),
   });
   await app.mining.start();
   const maintenance = await watchMaintenance(db.url, app.io, createLogger('silent'), (status) =>

@@ -266,8 +266,8 @@ describe('TikTok adapter', () => {
     expect(await tiktok.liveStatus(account('neverlive'))).toEqual({ live: false, viewers: 0 });
   });
 
-  it('room-info failures: unknown user, API error codes, malformed, 429, timeout', async () => {
-    expect((await failure(tiktok.liveStatus(account('ghost')))).kind).toBe('not-found');
+  it('room-info: an unknown user is offline (fail closed); API error codes, malformed, 429, timeout fail', async () => {
+    expect(await tiktok.liveStatus(account('ghost'))).toEqual({ live: false, viewers: 0 });
     fake.fail('/api-live/user/room/', {
       status: 200,
       body: '{"statusCode": 10011, "message": "params error"}',

@@ -60,6 +60,12 @@ export const SERVER_MESSAGES = {
     'The verification code was not found in your TikTok bio. Save it in your bio, then verify again.',
   twitchVerifiedByAuthorizing: 'Twitch accounts are verified by authorizing with Twitch',
   usernameWhileLive: 'Cannot change your username while mining is active',
+  // A live session that stops being valid (issue 18): what the user is told.
+  tierReadFailed: 'Could not read your tier from the chain; please try again',
+  accountChangedWhileLive:
+    'Mining stopped: the platform account this session ran on changed or is no longer verified',
+  liveUnconfirmed:
+    'Mining stopped: the platform could not confirm that your stream is live. Connect again when it is reachable.',
   tiktokApiDisabled: 'TikTok sign-in is not enabled on this server',
   oauthStateInvalid:
     'This authorization was not started from your dashboard or was already used. Please authorize again.',

@@ -15,6 +15,8 @@ export interface LiveStatus {
   live: boolean;
   /** Current viewers (0 when unknown or offline); feeds the optional engagement factor. */
   viewers: number;
+  /** Offline because the platform could not be asked several polls in a row (live detection fails closed). */
+  unconfirmed?: boolean;
 }
 
 export interface PlatformAdapter {

@@ -1,7 +1,8 @@
 // Live detection by polling: one timer per platform asks about every watched account at once (the adapter
-// batches as its API allows) and reports changes. A failed poll is logged and changes nothing: a session
-// is never ended because the platform could not be asked, and a slow platform never stalls the engine
-// (one poll at a time, each bounded by the HTTP deadline).
+// batches as its API allows) and reports changes. It fails closed: one failed poll is logged and changes
+// nothing, but an account the platform could not be asked about `maxFailedPolls` polls in a row is
+// reported offline (`unconfirmed`), so a session never mines on a stream nobody can confirm. A slow
+// platform never stalls the engine (one poll at a time, each bounded by the HTTP deadline).
 import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 
@@ -12,6 +13,8 @@ interface Watched {
   listeners: Set<Listener>;
   /** Last status reported (a watch starts from the status the engine just saw: live). */
   last: LiveStatus | null;
+  /** Polls in a row that brought no status for this account. */
+  failures: number;
 }
 
 export class LivePoller {
@@ -26,13 +29,15 @@ export class LivePoller {
     /** Statuses of the given accounts by key; accounts missing from the map are unknown this round. */
     private readonly fetchStatuses: (accounts: PlatformAccountRef[]) => Promise<Map<string, LiveStatus>>,
     private readonly logger: Logger,
+    /** Failed polls in a row after which an account is reported offline. */
+    private readonly maxFailedPolls = 3,
   ) {}
 
   watch(account: PlatformAccountRef, onChange: Listener): () => void {
     const key = this.keyOf(account);
     let entry = this.watched.get(key);
     if (!entry) {
-      entry = { account, listeners: new Set(), last: null };
+      entry = { account, listeners: new Set(), last: null, failures: 0 };
       this.watched.set(key, entry);
     }
     entry.listeners.add(onChange);
@@ -67,22 +72,27 @@ export class LivePoller {
       try {
         statuses = await this.fetchStatuses(entries.map(([, w]) => w.account));
       } catch (err) {
-        this.logger.warn({ err, watched: entries.length }, `${this.label} live poll failed; sessions kept`);
-        return;
+        this.logger.warn({ err, watched: entries.length }, `${this.label} live poll failed`);
+        statuses = new Map();
       }
       for (const [key, entry] of entries) {
-        const status = statuses.get(key);
-        if (!status || this.watched.get(key) !== entry) continue;
+        if (this.watched.get(key) !== entry) continue;
+        let status = statuses.get(key);
+        if (!status) {
+          entry.failures++;
+          if (entry.failures < this.maxFailedPolls) continue;
+          this.logger.warn(
+            { failures: entry.failures },
+            `${this.label} could not confirm a stream ${entry.failures} polls in a row; reported offline`,
+          );
+          status = { live: false, viewers: 0, unconfirmed: true };
+        } else {
+          entry.failures = 0;
+        }
         const changed = entry.last === null ? !status.live : entry.last.live !== status.live;
         entry.last = status;
         if (!changed) continue;
-        for (const listener of [...entry.listeners]) {
-          try {
-            listener(status);
-          } catch (err) {
-            this.logger.error({ err }, `${this.label} live listener failed`);
-          }
-        }
+        this.notify(entry, status);
       }
     } finally {
       this.polling = false;
@@ -94,6 +104,10 @@ export class LivePoller {
     const entry = this.watched.get(key);
     if (!entry || entry.last?.live === status.live) return;
     entry.last = status;
+    this.notify(entry, status);
+  }
+
+  private notify(entry: Watched, status: LiveStatus): void {
     for (const listener of [...entry.listeners]) {
       try {
         listener(status);

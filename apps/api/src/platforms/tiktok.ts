@@ -29,6 +29,8 @@ export interface TikTokOptions {
   webBaseUrl: string;
   openApiBaseUrl: string;
   pollIntervalMs: number;
+  /** Failed polls in a row after which a watched stream counts as offline (fail closed). */
+  maxFailedPolls?: number;
   httpTimeoutMs: number;
   clientKey: string | undefined;
   clientSecret: string | undefined;
@@ -56,7 +58,7 @@ const roomSchema = z.object({
   statusCode: z.number(),
   data: z
     .object({
-      user: z.object({ roomId: z.string().default('') }).optional(),
+      user: z.object({ id: z.string().optional(), roomId: z.string().default('') }).optional(),
       liveRoom: z
         .object({
           status: z.number(),
@@ -88,7 +90,14 @@ export class TikTokPlatform implements PlatformAdapter {
     private readonly options: TikTokOptions,
     private readonly logger: Logger,
   ) {
-    this.poller = new LivePoller(LABEL, options.pollIntervalMs, keyOf, (a) => this.statuses(a), logger);
+    this.poller = new LivePoller(
+      LABEL,
+      options.pollIntervalMs,
+      keyOf,
+      (a) => this.statuses(a),
+      logger,
+      options.maxFailedPolls,
+    );
   }
 
   /** The public profile (its bio is where the verification code goes). */
@@ -138,9 +147,15 @@ export class TikTokPlatform implements PlatformAdapter {
     const parsed = roomSchema.safeParse(expectJson(LABEL, res, this.logger, url.toString()));
     if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
     const { statusCode, data } = parsed.data;
-    if (statusCode === ROOM_USER_NOT_FOUND)
-      throw new PlatformError('not-found', TIKTOK_MESSAGES.userNotFound);
+    // Fails closed: an account TikTok no longer knows is offline.
+    if (statusCode === ROOM_USER_NOT_FOUND) return { live: false, viewers: 0 };
     if (statusCode !== 0 || !data?.user) throw malformed(LABEL, this.logger, url.toString(), { statusCode });
+    // TikTok's web room endpoint is asked by handle; its answer only counts for the account verified (by
+    // its user id): a handle that now names another account (renamed, taken over) is offline.
+    if (account.externalId && data.user.id !== account.externalId) {
+      this.logger.info({ wallet: account.wallet }, 'TikTok handle no longer names the verified account');
+      return { live: false, viewers: 0 };
+    }
     const live =
       Boolean(data.user.roomId) && data.liveRoom !== undefined && data.liveRoom.status !== ROOM_ENDED;
     return { live, viewers: live ? (data.liveRoom?.liveRoomStats?.userCount ?? 0) : 0 };
@@ -258,5 +273,5 @@ export class TikTokPlatform implements PlatformAdapter {
 }
 
 function keyOf(account: PlatformAccountRef): string {
-  return normaliseUsername(account.username);
+  return account.externalId ? `id:${account.externalId}` : `login:${normaliseUsername(account.username)}`;
 }

@@ -23,6 +23,8 @@ export interface TwitchOptions {
   apiBaseUrl: string;
   redirectUri: string;
   pollIntervalMs: number;
+  /** Failed polls in a row after which a watched stream counts as offline (fail closed). */
+  maxFailedPolls?: number;
   httpTimeoutMs: number;
   /** Webhook notifications (stream.offline) in addition to polling, with the secret Twitch signs them with. */
   eventSub?: { callbackUrl: string; secret: string } | undefined;
@@ -87,7 +89,14 @@ export class TwitchPlatform implements PlatformAdapter {
     private readonly options: TwitchOptions,
     private readonly logger: Logger,
   ) {
-    this.poller = new LivePoller(LABEL, options.pollIntervalMs, keyOf, (a) => this.statuses(a), logger);
+    this.poller = new LivePoller(
+      LABEL,
+      options.pollIntervalMs,
+      keyOf,
+      (a) => this.statuses(a),
+      logger,
+      options.maxFailedPolls,
+    );
   }
 
   get configured(): boolean {

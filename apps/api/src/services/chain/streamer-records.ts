@@ -1,7 +1,19 @@
 // The chain is the truth about tiers: the streamer record at [b"streamer", wallet] exists only while the
-// streamer is active. Reads and account subscriptions go through @strm/mining-client.
+// streamer is active. Reads go through @strm/mining-client; changes are watched for every live session at
+// once over ONE PubSub connection with two subscriptions, whatever the number of sessions:
+// - `programSubscribe` on the mining program, filtered to streamer records (Anchor discriminator): a record
+//   written (activated again, changed) arrives decoded;
+// - `logsSubscribe` mentioning the program: a deactivation's `TierDeactivated` event names the wallet. A
+//   validator sends no program notification when an account is closed (agave's program
+//   subscriptions only see accounts the program still owns), so the close is learnt from the event and
+//   confirmed by reading the record.
+// A refused or dropped subscription is retried with a capped exponential backoff (one attempt at a time, no
+// flood), and once restored every watched record is read again: a change missed meanwhile is reported as
+// having happened when the watch was lost (fail closed: nothing is credited past that moment).
 import { PublicKey } from '@solana/web3.js';
 import { type MiningProgram, readStreamer, streamerPda } from '@strm/mining-client';
+import WebSocket from 'ws';
+import type { Logger } from '../../logger.ts';
 
 export interface OnChainTier {
   tierName: string;
@@ -11,12 +23,39 @@ export interface OnChainTier {
   deposited: bigint;
 }
 
+/** The wallet's record as it is now (null: closed or inactive), and when it changed, when known. */
+export interface RecordChange {
+  record: OnChainTier | null;
+  /** The chain's time of the change (a deactivation event), or the moment the watch was lost (ms). */
+  atMs?: number;
+}
+
 export interface StreamerRecords {
   /** The active tier, or null when the wallet has no active record. Rejects when the RPC fails. */
   read(wallet: string): Promise<OnChainTier | null>;
-  /** Reports changes of the wallet's record (null: closed or inactive) until the returned function runs. */
-  watch(wallet: string, onChange: (record: OnChainTier | null) => void): () => void;
+  /** Several wallets' records (pages of 100 accounts per request). Rejects when the RPC fails. */
+  readMany(wallets: readonly string[]): Promise<Map<string, OnChainTier | null>>;
+  /** Reports changes of the wallet's record until the returned function runs. */
+  watch(wallet: string, onChange: (change: RecordChange) => void): () => void;
+  /** Whether changes are being received (waits up to `timeoutMs` for the subscriptions). */
+  ready(timeoutMs: number): Promise<boolean>;
+  close(): void;
 }
+
+export interface RecordWatchOptions {
+  wsUrl: string;
+  logger: Logger;
+  now(): number;
+  /** First retry delay; doubled per failed attempt up to `maxBackoffMs`. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+const PAGE = 100;
+const PROGRAM_SUB = 1;
+const LOGS_SUB = 2;
+/** How `emit!` (sol_log_data) writes an event into the transaction's logs. */
+const PROGRAM_DATA = 'Program data: ';
 
 function decodeRecord(program: MiningProgram, data: Buffer): OnChainTier | null {
   if (!data.length) return null;
@@ -33,27 +72,282 @@ function decodeRecord(program: MiningProgram, data: Buffer): OnChainTier | null 
   }
 }
 
-export function chainStreamerRecords(program: MiningProgram): StreamerRecords {
-  const connection = program.provider.connection;
-  return {
-    async read(wallet) {
-      const record = await readStreamer(program, new PublicKey(wallet));
-      if (!record?.isActive) return null;
-      return {
-        tierName: record.tierName,
-        activatedAt: new Date(record.activatedAt * 1000),
-        deposited: record.deposited,
-      };
-    },
-    watch(wallet, onChange) {
-      const id = connection.onAccountChange(
-        streamerPda(new PublicKey(wallet), program.programId),
-        (info) => onChange(info.lamports > 0 ? decodeRecord(program, info.data) : null),
-        { commitment: 'confirmed' },
+export function chainStreamerRecords(program: MiningProgram, options: RecordWatchOptions): StreamerRecords {
+  return new ChainStreamerRecords(program, options);
+}
+
+type Listener = (change: RecordChange) => void;
+
+class ChainStreamerRecords implements StreamerRecords {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly walletOfPda = new Map<string, string>();
+  private socket: WebSocket | undefined;
+  /** Both subscriptions confirmed on the current socket. */
+  private subscribed = false;
+  private confirmed = new Set<number>();
+  /** When the last working watch was lost (set until a restore has read every record again). */
+  private lostAtMs: number | undefined;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private waiters = new Set<() => void>();
+  /** Counters for the benchmark and the logs. */
+  readonly stats = { connects: 0, refused: 0, dropped: 0, resyncs: 0, notifications: 0 };
+
+  constructor(
+    private readonly program: MiningProgram,
+    private readonly options: RecordWatchOptions,
+  ) {}
+
+  async read(wallet: string): Promise<OnChainTier | null> {
+    const record = await readStreamer(this.program, new PublicKey(wallet));
+    if (!record?.isActive) return null;
+    return {
+      tierName: record.tierName,
+      activatedAt: new Date(record.activatedAt * 1000),
+      deposited: record.deposited,
+    };
+  }
+
+  async readMany(wallets: readonly string[]): Promise<Map<string, OnChainTier | null>> {
+    const result = new Map<string, OnChainTier | null>();
+    const connection = this.program.provider.connection;
+    for (let i = 0; i < wallets.length; i += PAGE) {
+      const page = wallets.slice(i, i + PAGE);
+      const infos = await connection.getMultipleAccountsInfo(
+        page.map((w) => streamerPda(new PublicKey(w), this.program.programId)),
+        'confirmed',
       );
-      return () => {
-        void connection.removeAccountChangeListener(id).catch(() => {});
+      page.forEach((wallet, j) => {
+        const info = infos[j];
+        result.set(wallet, info && info.lamports > 0 ? decodeRecord(this.program, info.data) : null);
+      });
+    }
+    return result;
+  }
+
+  watch(wallet: string, onChange: Listener): () => void {
+    let set = this.listeners.get(wallet);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(wallet, set);
+      this.walletOfPda.set(streamerPda(new PublicKey(wallet), this.program.programId).toBase58(), wallet);
+    }
+    set.add(onChange);
+    this.ensureSocket();
+    return () => {
+      const current = this.listeners.get(wallet);
+      if (!current) return;
+      current.delete(onChange);
+      if (current.size) return;
+      this.listeners.delete(wallet);
+      this.walletOfPda.delete(streamerPda(new PublicKey(wallet), this.program.programId).toBase58());
+    };
+  }
+
+  ready(timeoutMs: number): Promise<boolean> {
+    this.ensureSocket();
+    if (this.subscribed) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve(this.subscribed);
       };
-    },
-  };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      this.waiters.add(done);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.socket?.terminate();
+    this.socket = undefined;
+    for (const done of [...this.waiters]) done();
+  }
+
+  // ---- the PubSub connection ---------------------------------------------------------------------
+
+  private ensureSocket(): void {
+    if (this.socket || this.retryTimer || this.closed) return;
+    this.connect();
+  }
+
+  private connect(): void {
+    this.retryTimer = undefined;
+    this.stats.connects++;
+    const socket = new WebSocket(this.options.wsUrl);
+    this.socket = socket;
+    this.confirmed = new Set();
+    socket.on('open', () => {
+      const { programId } = this.program;
+      const discriminator = this.program.coder.accounts.memcmp('streamer') as { bytes: string };
+      socket.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: PROGRAM_SUB,
+          method: 'programSubscribe',
+          params: [
+            programId.toBase58(),
+            {
+              encoding: 'base64',
+              commitment: 'confirmed',
+              filters: [{ memcmp: { offset: 0, bytes: discriminator.bytes } }],
+            },
+          ],
+        }),
+      );
+      socket.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: LOGS_SUB,
+          method: 'logsSubscribe',
+          params: [{ mentions: [programId.toBase58()] }, { commitment: 'confirmed' }],
+        }),
+      );
+    });
+    socket.on('message', (raw) => this.message(socket, raw.toString()));
+    socket.on('error', (err) => {
+      this.options.logger.warn({ err: err.message }, 'streamer records: PubSub connection failed');
+    });
+    socket.on('close', () => this.lost(socket));
+  }
+
+  /** The socket closed (dropped, refused, or closed by us): retry after the backoff. */
+  private lost(socket: WebSocket): void {
+    if (this.socket !== socket) return;
+    this.socket = undefined;
+    if (this.subscribed) {
+      this.stats.dropped++;
+      this.options.logger.warn('streamer records: PubSub subscription lost; retrying with backoff');
+    }
+    // What is watched now is read again once the subscriptions are back.
+    if (this.subscribed || this.listeners.size) this.lostAtMs ??= this.options.now();
+    this.subscribed = false;
+    if (this.closed) return;
+    const min = this.options.minBackoffMs ?? 250;
+    const max = this.options.maxBackoffMs ?? 30_000;
+    const delay = Math.min(max, min * 2 ** this.attempt);
+    this.attempt++;
+    // Jitter: many instances losing the same node do not come back in step.
+    this.retryTimer = setTimeout(() => this.connect(), delay / 2 + Math.random() * (delay / 2));
+    this.retryTimer.unref();
+  }
+
+  private message(socket: WebSocket, text: string): void {
+    let msg: {
+      id?: number;
+      result?: unknown;
+      error?: { message?: string };
+      method?: string;
+      params?: { result?: { context?: { slot?: number }; value?: unknown } };
+    };
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.id === PROGRAM_SUB || msg.id === LOGS_SUB) {
+      if (msg.error) {
+        this.stats.refused++;
+        this.options.logger.warn(
+          { error: msg.error.message, attempt: this.attempt },
+          'streamer records: subscription refused; retrying with backoff',
+        );
+        socket.terminate();
+        return;
+      }
+      this.confirmed.add(msg.id);
+      if (this.confirmed.size === 2) this.restored();
+      return;
+    }
+    const value = msg.params?.result?.value;
+    if (!value) return;
+    this.stats.notifications++;
+    if (msg.method === 'programNotification') this.programNotification(value);
+    else if (msg.method === 'logsNotification') this.logsNotification(value);
+  }
+
+  private restored(): void {
+    this.subscribed = true;
+    this.attempt = 0;
+    for (const done of [...this.waiters]) done();
+    if (this.lostAtMs === undefined) return;
+    const lostAtMs = this.lostAtMs;
+    this.options.logger.info(
+      { watched: this.listeners.size },
+      'streamer records: PubSub restored; reading every watched record again',
+    );
+    const wallets = [...this.listeners.keys()];
+    this.readMany(wallets)
+      .then((records) => {
+        this.stats.resyncs++;
+        if (this.lostAtMs === lostAtMs && this.subscribed) this.lostAtMs = undefined;
+        for (const [wallet, record] of records) this.dispatch(wallet, { record, atMs: lostAtMs });
+      })
+      .catch((err: unknown) => {
+        // Still unknown: drop the connection so the next restore reads them again.
+        this.options.logger.warn({ err }, 'streamer records: reading watched records failed');
+        this.socket?.terminate();
+      });
+  }
+
+  private programNotification(value: unknown): void {
+    const { pubkey, account } = value as {
+      pubkey?: string;
+      account?: { lamports?: number; data?: [string, string] };
+    };
+    const wallet = pubkey && this.walletOfPda.get(pubkey);
+    if (!wallet || !account) return;
+    const data = Buffer.from(account.data?.[0] ?? '', 'base64');
+    // A closed account (as some RPCs report it): no lamports, no data.
+    const record = (account.lamports ?? 0) > 0 ? decodeRecord(this.program, data) : null;
+    this.dispatch(wallet, { record });
+  }
+
+  private logsNotification(value: unknown): void {
+    const { err, logs } = value as { err?: unknown; logs?: string[] };
+    if (err || !logs) return;
+    // When it was seen, on the engine's clock (the chain's own timestamp has a second's resolution and
+    // follows the validator's clock, not the one sessions are timed with).
+    const atMs = this.options.now();
+    for (const line of logs) {
+      if (!line.startsWith(PROGRAM_DATA)) continue;
+      let event: { name: string; data: Record<string, unknown> } | null;
+      try {
+        event = this.program.coder.events.decode(line.slice(PROGRAM_DATA.length));
+      } catch {
+        continue;
+      }
+      if (event?.name !== 'TierDeactivated' && event?.name !== 'tierDeactivated') continue;
+      const wallet = (event.data.wallet as PublicKey | undefined)?.toBase58();
+      if (!wallet || !this.listeners.has(wallet)) continue;
+      // Any program can log bytes that decode as this event: the record itself confirms it (a session is
+      // not kept on trust when the chain cannot be read).
+      this.read(wallet)
+        .catch((readErr: unknown) => {
+          this.options.logger.warn(
+            { err: readErr, wallet },
+            'streamer records: confirming a deactivation failed',
+          );
+          return null;
+        })
+        .then((record) => this.dispatch(wallet, { record, atMs }))
+        .catch((dispatchErr: unknown) =>
+          this.options.logger.error({ err: dispatchErr }, 'streamer records: listener failed'),
+        );
+    }
+  }
+
+  private dispatch(wallet: string, change: RecordChange): void {
+    for (const listener of [...(this.listeners.get(wallet) ?? [])]) {
+      try {
+        listener(change);
+      } catch (err) {
+        this.options.logger.error({ err, wallet }, 'streamer records: listener failed');
+      }
+    }
+  }
 }

@@ -20,7 +20,7 @@ import { type BackgroundLoop, backgroundLoop } from '../../observability/backgro
 import type { Metrics } from '../../observability/metrics.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapters } from '../../platforms/adapter.ts';
 import { normaliseUsername } from '../../platforms/adapter.ts';
-import type { OnChainTier, StreamerRecords } from '../chain/streamer-records.ts';
+import type { OnChainTier, RecordChange, StreamerRecords } from '../chain/streamer-records.ts';
 import type { TierCatalog } from '../tiers.ts';
 import { dailyCapAt, type LocalDay, localDay, usedInDay } from './daily.ts';
 import { engagementBoostPermille, type EngagementOptions } from './engagement.ts';
@@ -77,6 +77,8 @@ export interface EngineOptions {
   checkpointIntervalMs: number;
   gracePeriodMs: number;
   engagement: EngagementOptions;
+  /** How long a start waits for the chain watch to be subscribed before refusing. */
+  chainWatchWaitMs?: number;
 }
 
 export interface EngineDeps {
@@ -111,10 +113,14 @@ interface LiveSession {
   wallet: string;
   platform: StreamPlatform;
   username: string;
+  /** The platform account as it was verified when the session opened: it may not change while open. */
+  externalId: string | null;
   tierName: string;
   activatedAt: Date;
   rateUnitsPerHour: bigint;
   startedAtMs: number;
+  /** The last moment the stake and the platform account were confirmed (a re-read ending it ends here). */
+  validAtMs: number;
   /** Live milliseconds of the session's local start day mined before it (daily cap). */
   usedBeforeMs: number;
   timezone: string;
@@ -129,6 +135,12 @@ interface LiveSession {
   /** Set while no socket of the wallet is connected: the last moment one was. */
   disconnectedAtMs: number | null;
   unwatch: Array<() => void>;
+}
+
+/** Why a session stops being valid, and what its user is told. */
+interface Problem {
+  reason: EndReason;
+  message: string;
 }
 
 type Due = { at: number; wallet: string; id: number; kind: 'update' | 'checkpoint' | 'end' | 'grace' };
@@ -186,6 +198,9 @@ export class MiningEngine {
   private maintenance = false;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** Sessions whose checkpoint came due: their stake and platform account are read again (one batch at a time). */
+  private pendingRevalidation: LiveSession[] = [];
+  private revalidating: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
   private sweepLoop: BackgroundLoop | undefined;
   /** Database writes (session opens, checkpoint statements, closes), for the benchmark. */
@@ -223,7 +238,7 @@ export class MiningEngine {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.sweepLoop?.stop();
-    await Promise.allSettled([...this.inFlight, this.flushing]);
+    await Promise.allSettled([...this.inFlight, this.flushing, this.revalidating]);
     const now = this.deps.clock.now().getTime();
     for (const s of this.sessions.values()) {
       for (const unwatch of s.unwatch) unwatch();
@@ -288,15 +303,38 @@ export class MiningEngine {
     }
   }
 
-  /** Runs a session another instance started, from its row: same start, rate, cap and boundary. */
+  /**
+   * Runs a session another instance started, from its row: same start, rate, cap and boundary. The stake
+   * and the platform account are checked again (watched first, then read): a session whose stake or
+   * account is gone ends at its last checkpoint, the last moment it was known to be valid.
+   */
   private async resume(row: SessionRow): Promise<void> {
     const { wallet } = row;
     const tier = this.deps.tiers.get(row.tierName);
-    const streamer = await this.deps.prisma.streamer.findUnique({ where: { wallet } });
-    const account = await this.deps.prisma.platformAccount.findUnique({
-      where: { wallet_platform: { wallet, platform: row.platform } },
-    });
-    if (!tier || !streamer?.tierActivatedAt || !account) throw new Error('session context is gone');
+    const buffered: RecordChange[] = [];
+    let onRecord: (change: RecordChange) => void = (change) => {
+      buffered.push(change);
+    };
+    const unwatchRecord = this.deps.records.watch(wallet, (change) => onRecord(change));
+    let record: OnChainTier | null;
+    let streamer: Awaited<ReturnType<PrismaClient['streamer']['findUnique']>>;
+    let account: Awaited<ReturnType<PrismaClient['platformAccount']['findUnique']>>;
+    try {
+      [record, streamer, account] = await Promise.all([
+        this.deps.records.read(wallet),
+        this.deps.prisma.streamer.findUnique({ where: { wallet } }),
+        this.deps.prisma.platformAccount.findUnique({
+          where: { wallet_platform: { wallet, platform: row.platform } },
+        }),
+      ]);
+    } catch (err) {
+      unwatchRecord();
+      throw err;
+    }
+    if (!tier || !streamer?.tierActivatedAt || !account) {
+      unwatchRecord();
+      throw new Error('session context is gone');
+    }
     const startedAtMs = row.startedAt.getTime();
     const limitMs = tier.dailyMiningLimitSeconds * 1000;
     const usedBeforeMs = await this.usedToday(wallet, startedAtMs, streamer.timezone);
@@ -307,10 +345,12 @@ export class MiningEngine {
       wallet,
       platform: row.platform,
       username: account.username,
+      externalId: account.externalId,
       tierName: tier.name,
       activatedAt: streamer.tierActivatedAt,
       rateUnitsPerHour: row.rateUnitsPerHour,
       startedAtMs,
+      validAtMs: row.accruedUntil.getTime(),
       usedBeforeMs,
       timezone: streamer.timezone,
       dailyLimitSeconds: tier.dailyMiningLimitSeconds,
@@ -323,12 +363,23 @@ export class MiningEngine {
     };
     this.sessions.set(wallet, session);
     this.schedule(session);
-    this.watch(session, {
-      wallet,
-      username: account.username,
-      externalId: account.externalId,
-    });
+    session.unwatch.push(unwatchRecord);
+    onRecord = (change) => this.recordChanged(session, change);
+    this.watchPlatform(session, { wallet, username: account.username, externalId: account.externalId });
     this.deps.logger.info({ wallet, id: row.id }, 'took over a mining session');
+    const problem =
+      this.recordProblem(session, record) ?? this.accountProblem(session, account, row.platform);
+    if (problem) {
+      this.deps.logger.warn(
+        { wallet, id: row.id, problem: problem.reason },
+        'a taken-over session was no longer valid',
+      );
+      this.tellProblem(session, problem);
+      await this.end(wallet, session.id, session.validAtMs, problem.reason);
+      return;
+    }
+    session.validAtMs = now;
+    for (const change of buffered) this.recordChanged(session, change);
   }
 
   /** Forgets a session this instance no longer owns (no events: its new owner speaks for it). */
@@ -467,7 +518,7 @@ export class MiningEngine {
   private async onChainTier(wallet: string, platform: StreamPlatform): Promise<OnChainTier> {
     const record = await this.deps.records.read(wallet).catch((err: unknown) => {
       this.deps.logger.warn({ err }, 'streamer record unreadable');
-      throw new MiningError('room-error', 'Could not read your tier from the chain; please try again');
+      throw new MiningError('room-error', SERVER_MESSAGES.tierReadFailed);
     });
     if (!record) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NoTier`]);
     return record;
@@ -487,7 +538,19 @@ export class MiningEngine {
       throw new MiningError('error', SERVER_MESSAGES.alreadyMining);
     }
     this.starting.add(wallet);
+    // The record is watched before it is read: a deactivation landing at any point of the start is seen.
+    const buffered: RecordChange[] = [];
+    let onRecord: (change: RecordChange) => void = (change) => {
+      buffered.push(change);
+    };
+    let unwatchRecord: (() => void) | undefined = this.deps.records.watch(wallet, (change) =>
+      onRecord(change),
+    );
     try {
+      if (!(await this.deps.records.ready(this.deps.options.chainWatchWaitMs ?? 5000))) {
+        this.deps.logger.warn({ wallet }, 'chain watch not subscribed; start refused');
+        throw new MiningError('room-error', SERVER_MESSAGES.tierReadFailed);
+      }
       // The account (with its streamer row: one query) and the chain's record, side by side.
       const [accountResult, recordResult] = await Promise.allSettled([
         this.verifiedAccount(wallet, platform, request.username),
@@ -549,10 +612,12 @@ export class MiningEngine {
         wallet,
         platform,
         username: account.username,
+        externalId: account.externalId,
         tierName: tier.name,
         activatedAt: record.activatedAt,
         rateUnitsPerHour: rate.rateUnitsPerHour,
         startedAtMs: now,
+        validAtMs: now,
         usedBeforeMs,
         timezone: streamer.timezone,
         dailyLimitSeconds: tier.dailyMiningLimitSeconds,
@@ -563,9 +628,21 @@ export class MiningEngine {
         disconnectedAtMs: (this.connections.get(wallet) ?? 0) > 0 ? null : now,
         unwatch: [],
       };
+      // Open now (a rename or a verification elsewhere sees it): read the stake and the account once more.
+      // What changed since they were first read ends the session where it began, nothing credited.
+      const problem = await this.recheckOpened(session, buffered);
+      if (problem) {
+        await this.store.close(id, new Date(now), 0n, problem.reason).catch((err: unknown) => {
+          this.deps.logger.error({ err, wallet, id }, 'closing a refused session failed');
+        });
+        throw new MiningError('room-error', problem.message);
+      }
       this.sessions.set(wallet, session);
       this.schedule(session);
-      this.watch(session, account);
+      session.unwatch.push(unwatchRecord);
+      unwatchRecord = undefined;
+      onRecord = (change) => this.recordChanged(session, change);
+      this.watchPlatform(session, account);
       return {
         startedAt: new Date(now).toISOString(),
         miningRate: fromBaseUnits(rate.rateUnitsPerHour),
@@ -576,27 +653,116 @@ export class MiningEngine {
         nextRateIncrease: rate.nextRateIncreaseAt?.toISOString() ?? null,
       };
     } finally {
+      unwatchRecord?.();
       this.starting.delete(wallet);
     }
   }
 
-  /** Ends the session when the stream goes offline or the tier on chain changes. */
-  private watch(session: LiveSession, account: PlatformAccountRef): void {
+  /** After the row is open: the buffered chain changes, the record read again and the account read again. */
+  private async recheckOpened(session: LiveSession, buffered: RecordChange[]): Promise<Problem | null> {
+    const { wallet, platform } = session;
+    const [record, account] = await Promise.all([
+      this.deps.records.read(wallet).catch((err: unknown) => {
+        this.deps.logger.warn({ err, wallet }, 'streamer record unreadable after the session opened');
+        return undefined;
+      }),
+      this.deps.prisma.platformAccount.findUnique({ where: { wallet_platform: { wallet, platform } } }),
+    ]);
+    if (record === undefined) {
+      return { reason: 'tier-deactivated', message: SERVER_MESSAGES.tierReadFailed };
+    }
+    for (const change of [...buffered, { record }]) {
+      const problem = this.recordProblem(session, change.record);
+      if (problem) return problem;
+    }
+    return this.accountProblem(session, account, platform);
+  }
+
+  /** The stake the session runs on is gone or changed (null: it holds). */
+  private recordProblem(session: LiveSession, record: OnChainTier | null): Problem | null {
+    if (
+      record &&
+      record.tierName === session.tierName &&
+      record.activatedAt.getTime() === session.activatedAt.getTime()
+    ) {
+      return null;
+    }
+    return { reason: 'tier-deactivated', message: SERVER_MESSAGES[`${session.platform}NoTier`] };
+  }
+
+  /** The platform account the session runs on is no longer the one it opened with (null: unchanged). */
+  private accountProblem(
+    session: LiveSession,
+    account: { isVerified: boolean; username: string; externalId: string | null } | null,
+    platform: StreamPlatform,
+  ): Problem | null {
+    if (
+      account?.isVerified &&
+      normaliseUsername(account.username) === normaliseUsername(session.username) &&
+      account.externalId === session.externalId &&
+      platform === session.platform
+    ) {
+      return null;
+    }
+    return { reason: 'not-live', message: SERVER_MESSAGES.accountChangedWhileLive };
+  }
+
+  /** What the user is told beside stream-stopped when a session stops being valid. */
+  private tellProblem(session: LiveSession, problem: Problem): void {
+    this.deps.events.toWallet(session.wallet, 'error', { message: problem.message });
+  }
+
+  /** A change of the live session's streamer record: anything but the record it started on ends it. */
+  private recordChanged(session: LiveSession, change: RecordChange): void {
+    if (this.sessions.get(session.wallet) !== session) return;
+    const problem = this.recordProblem(session, change.record);
+    if (!problem) return;
+    // At the change's time on chain when known (never later than now): nothing is credited after it.
+    const now = this.nowMs();
+    const at = Math.min(now, change.atMs ?? now);
+    this.track(this.end(session.wallet, session.id, at, problem.reason));
+  }
+
+  /** Ends the session when the stream goes offline, or the platform cannot confirm it is live. */
+  private watchPlatform(session: LiveSession, account: PlatformAccountRef): void {
     const { wallet } = session;
     session.unwatch.push(
       this.adapter(session.platform).watch(account, (s) => {
-        if (!s.live) void this.end(wallet, session.id, this.nowMs(), 'not-live');
-      }),
-      this.deps.records.watch(wallet, (r) => {
-        if (
-          !r ||
-          r.tierName !== session.tierName ||
-          r.activatedAt.getTime() !== session.activatedAt.getTime()
-        ) {
-          void this.end(wallet, session.id, this.nowMs(), 'tier-deactivated');
-        }
+        if (s.live || this.sessions.get(wallet) !== session) return;
+        if (s.unconfirmed)
+          this.tellProblem(session, { reason: 'not-live', message: SERVER_MESSAGES.liveUnconfirmed });
+        this.track(this.end(wallet, session.id, this.nowMs(), 'not-live'));
       }),
     );
+  }
+
+  /**
+   * Every checkpoint also re-reads the stake (one request per 100 sessions) and the platform accounts (one
+   * query): a session no longer valid ends at the last moment it was confirmed.
+   */
+  private async revalidate(sessions: LiveSession[]): Promise<void> {
+    const wallets = sessions.map((s) => s.wallet);
+    const [records, accounts] = await Promise.all([
+      this.deps.records.readMany(wallets),
+      this.deps.prisma.platformAccount.findMany({ where: { wallet: { in: wallets } } }),
+    ]);
+    const now = this.nowMs();
+    for (const s of sessions) {
+      if (this.sessions.get(s.wallet) !== s) continue;
+      const account = accounts.find((a) => a.wallet === s.wallet && a.platform === s.platform) ?? null;
+      const problem =
+        this.recordProblem(s, records.get(s.wallet) ?? null) ?? this.accountProblem(s, account, s.platform);
+      if (!problem) {
+        s.validAtMs = now;
+        continue;
+      }
+      this.deps.logger.warn(
+        { wallet: s.wallet, id: s.id, problem: problem.reason },
+        'a live session is no longer valid',
+      );
+      this.tellProblem(s, problem);
+      await this.end(s.wallet, s.id, s.validAtMs, problem.reason);
+    }
   }
 
   private schedule(s: LiveSession): void {
@@ -636,9 +802,13 @@ export class MiningEngine {
     return answer.outcome === 'stopped';
   }
 
-  /** Whether the wallet has a live session here or on another instance. */
+  /**
+   * Whether the wallet has a live session here or on another instance, or one is starting here: every
+   * "not while live" rule counts a start in progress (one starting elsewhere re-reads the account after
+   * its session opens, and ends if it changed).
+   */
   async liveAnywhere(wallet: string): Promise<boolean> {
-    return this.sessions.has(wallet) || (await this.store.hasOpen(wallet));
+    return this.sessions.has(wallet) || this.starting.has(wallet) || (await this.store.hasOpen(wallet));
   }
 
   /**
@@ -875,6 +1045,7 @@ export class MiningEngine {
             break;
           case 'checkpoint':
             this.queueCheckpoint(this.checkpointOf(s, now));
+            this.pendingRevalidation.push(s);
             s.nextCheckpointAtMs = now + this.deps.options.checkpointIntervalMs;
             this.queue.push({ ...due, at: s.nextCheckpointAtMs });
             break;
@@ -906,6 +1077,19 @@ export class MiningEngine {
         this.flushing = this.flushWrites().finally(() => {
           this.flushing = undefined;
         });
+      }
+      if (!this.revalidating && this.pendingRevalidation.length) {
+        const batch = this.pendingRevalidation;
+        this.pendingRevalidation = [];
+        this.revalidating = this.revalidate(batch)
+          .catch((err: unknown) => {
+            // The chain or the database is away: the sessions go on; the next checkpoint reads them again
+            // (and a restored chain watch reads every watched record).
+            this.deps.logger.warn({ err, sessions: batch.length }, 'checking live sessions failed');
+          })
+          .finally(() => {
+            this.revalidating = undefined;
+          });
       }
     } catch (err) {
       this.deps.logger.error({ err }, 'mining tick failed');

@@ -69,7 +69,13 @@ async function treasuryOf(deps: AppDeps, program: MiningProgram): Promise<Treasu
 export function createMining(deps: AppDeps, events: EngineEvents): Mining {
   const { config, prisma, clock, logger, metrics } = deps;
   const program = miningProgram(deps.chain.connection);
-  const records: StreamerRecords = deps.streamerRecords ?? chainStreamerRecords(program);
+  const records: StreamerRecords =
+    deps.streamerRecords ??
+    chainStreamerRecords(program, {
+      wsUrl: deps.chain.wsUrl,
+      logger,
+      now: () => clock.now().getTime(),
+    });
   const tiers = new TierCatalog(
     prisma,
     async () => {
@@ -175,6 +181,7 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
         await deps.chain.connection.removeAccountChangeListener(configSubscription).catch(() => {});
       }
       await engine.stop();
+      records.close();
       twitch.stop();
       tiktok.stop();
       await membership.leave();
