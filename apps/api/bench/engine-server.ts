@@ -1,9 +1,15 @@
 // The benchmark's server process: the real app (handshake, engine, database writes, Socket.IO) on an
-// embedded PostgreSQL, with N streamers whose demo accounts are verified and live. The chain is the one
-// boundary replaced: each streamer's tier record comes from memory (the engine reads it once per session
-// start; chain throughput has its own benchmark in chain/bench). Or, with BENCH_BARE=1, a bare Socket.IO
-// server sending the same messages on the same schedule with per-socket timers.
-import { Keypair } from '@solana/web3.js';
+// embedded PostgreSQL and the project's local chain, with N streamers whose demo accounts are verified and
+// live. Every streamer's record is a real account of the mining program on that chain (written with the
+// chain's strm_setAccount cheat code: N activations would take longer than the benchmark), read at each
+// session start and watched for the whole session through the real PubSub path. Or, with BENCH_BARE=1, a
+// bare Socket.IO server sending the same messages on the same schedule with per-socket timers.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { startLocalChain } from '@strm/local-chain';
+import { encodeStreamer, miningProgram, streamerPda } from '@strm/mining-client';
 import { fromBaseUnits, toBaseUnits } from '@strm/shared';
 import { Server } from 'socket.io';
 import { createApp } from '../src/app.ts';
@@ -12,8 +18,9 @@ import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
-import type { StreamerRecords } from '../src/services/chain/streamer-records.ts';
+import { chainStreamerRecords } from '../src/services/chain/streamer-records.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
+import { freePort } from '@strm/testing';
 import { benchDatabase } from './support.ts';
 
 const count = Number(process.env.BENCH_STREAMERS ?? 10_000);
@@ -68,17 +75,34 @@ if (bare) {
     DEMO_PLATFORM: 'on',
     MINING_UPDATE_INTERVAL_MS: String(intervalMs),
   });
-  const activatedAt = new Date(Date.now() - 3 * 86_400_000);
-  const records: StreamerRecords = {
-    read: async () => ({ tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }),
-    watch: () => () => {},
-    readMany: async (wallets) =>
-      new Map(
-        wallets.map((w) => [w, { tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }]),
-      ),
-    ready: async () => true,
-    close: () => {},
-  };
+  const chainDir = await mkdtemp(join(tmpdir(), 'strm-bench-chain-'));
+  const local = await startLocalChain({ dataDir: chainDir, rpcPort: await freePort(), reset: true });
+  const chain = createChain(local.rpcUrl, local.wsUrl);
+  const program = miningProgram(chain.connection);
+  const activatedAt = Math.floor(Date.now() / 1000) - 3 * 86_400;
+  const written = Date.now();
+  for (let i = 0; i < count; i += 32) {
+    await Promise.all(
+      wallets.slice(i, i + 32).map(async (wallet) => {
+        const owner = new PublicKey(wallet);
+        const data = await encodeStreamer(program, {
+          wallet: owner,
+          tierName: 'Tier 9',
+          isActive: true,
+          activatedAt,
+          deposited: toBaseUnits(1_000_000),
+        });
+        const address = streamerPda(owner, program.programId);
+        await local.setAccount(address, { lamports: 2_000_000, data, owner: program.programId });
+      }),
+    );
+  }
+  const chainRecordsMs = Date.now() - written;
+  const records = chainStreamerRecords(program, {
+    wsUrl: local.wsUrl,
+    logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'),
+    now: () => Date.now(),
+  });
   const demo = new DemoPlatform();
   const usernames = wallets.map((_w, i) => `bench_${i}`);
   for (let i = 0; i < count; i += 1000) {
@@ -98,7 +122,7 @@ if (bare) {
   const app = createApp({
     config,
     prisma: db.prisma,
-    chain: createChain('http://127.0.0.1:9'),
+    chain,
     clock: systemClock,
     logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'),
     demoPlatform: demo,
@@ -115,12 +139,15 @@ if (bare) {
         cpu: process.cpuUsage(),
         live: app.mining.engine.liveCount,
         writes: { ...app.mining.engine.stats },
+        chainWatch: { ...records.stats },
       });
     }
     if (m.type === 'stop') {
       app.io.close();
       await app.mining.stop();
       await db.stop();
+      await local.stop();
+      await rm(chainDir, { recursive: true, force: true });
       process.exit(0);
     }
   });
@@ -129,6 +156,7 @@ if (bare) {
     port,
     // The benchmark reads the database's transaction count itself (pg_stat_database).
     databaseUrl: db.url,
+    chainRecordsMs,
     wallets: wallets.map((wallet, i) => ({
       wallet,
       username: usernames[i],

@@ -1,4 +1,5 @@
-// Benchmark: N simulated live streamers on one server process. Prints connections held, mining-update
+// Benchmark: N simulated live streamers on one server process, on the real chain path (every streamer's
+// record an account on the local chain, read at start and watched through PubSub for the whole session). Prints connections held, mining-update
 // lateness p50/p99, the server's mining-updates per CPU-second, its RSS, and database transactions per
 // session-minute, next to a bare Socket.IO server sending the same messages on the same machine (the ratio
 // is the figure). Measured from outside: CPU time and RSS from /proc (the API process alone; its embedded
@@ -58,7 +59,10 @@ async function scenario(bare: boolean) {
     port: number;
     wallets: BenchStreamer[];
     databaseUrl?: string;
+    chainRecordsMs?: number;
   };
+  if (ready.chainRecordsMs !== undefined)
+    console.log(`  ${count} streamer records written on the local chain in ${ready.chainRecordsMs} ms`);
   const { clients, rampSeconds } = await startClients(
     clientProcesses,
     [ready.port],
@@ -97,7 +101,9 @@ async function scenario(bare: boolean) {
   const writesBefore = statsBefore.writes as Record<string, number> | undefined;
   const writesAfter = statsAfter.writes as Record<string, number> | undefined;
   const live = (statsAfter.live as number | undefined) ?? sum('started');
+  const watch = statsAfter.chainWatch as Record<string, number> | undefined;
   return {
+    chainWatch: watch,
     connected: sum('connected'),
     started: sum('started'),
     errors: sum('errors'),
@@ -154,7 +160,14 @@ row('lateness max (ms)', f(engine.max), f(bareRun.max));
 row('server process CPU (% of one core)', f(engine.cpuPercent), f(bareRun.cpuPercent));
 row('mining-updates per CPU-second', f(engine.updatesPerCpuSecond), f(bareRun.updatesPerCpuSecond));
 row('CPU ms per update', f(1000 / engine.updatesPerCpuSecond, 3), f(1000 / bareRun.updatesPerCpuSecond, 3));
-row('embedded PostgreSQL CPU (% of one core)', f(engine.postgresPercent), '-');
+row('its children: PostgreSQL + local chain (% core)', f(engine.postgresPercent), '-');
+const watch = engine.chainWatch;
+row(
+  'chain watch: connections / refused / dropped',
+  watch ? `${watch.connects}/${watch.refused}/${watch.dropped}` : 'n/a',
+  '-',
+);
+row('chain watch: subscriptions for all sessions', watch ? String(2 * (watch.connects ?? 0)) : 'n/a', '-');
 row('server RSS (MB, from /proc)', f(engine.rssMb), f(bareRun.rssMb));
 row('DB transactions / session-minute', f(engine.transactionsPerSessionMinute, 2), '-');
 row('DB checkpoint rows / session-minute', f(engine.writesPerSessionMinute, 2), '-');

@@ -152,6 +152,25 @@ export async function readStreamer(
   };
 }
 
+/**
+ * A streamer record's account data as the program writes it (Anchor discriminator + borsh): for local
+ * chains' cheat codes and benchmarks that need many records without as many activations.
+ */
+export async function encodeStreamer(program: MiningProgram, streamer: StreamerAccount): Promise<Buffer> {
+  const bump = PublicKey.findProgramAddressSync(
+    [STREAMER_SEED, streamer.wallet.toBuffer()],
+    program.programId,
+  )[1];
+  return program.coder.accounts.encode('streamer', {
+    wallet: streamer.wallet,
+    tierName: streamer.tierName,
+    isActive: streamer.isActive,
+    activatedAt: new BN(streamer.activatedAt),
+    deposited: new BN(streamer.deposited.toString()),
+    bump,
+  });
+}
+
 /** Spec §4: activeTier from tierName, isMining from isActive; no record or any error reads as inactive. */
 export async function streamerStatus(
   program: MiningProgram,

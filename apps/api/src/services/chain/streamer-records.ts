@@ -72,7 +72,19 @@ function decodeRecord(program: MiningProgram, data: Buffer): OnChainTier | null 
   }
 }
 
-export function chainStreamerRecords(program: MiningProgram, options: RecordWatchOptions): StreamerRecords {
+/** What the chain watch has done (the benchmark prints it). */
+export interface ChainWatchStats {
+  connects: number;
+  refused: number;
+  dropped: number;
+  resyncs: number;
+  notifications: number;
+}
+
+export function chainStreamerRecords(
+  program: MiningProgram,
+  options: RecordWatchOptions,
+): StreamerRecords & { readonly stats: ChainWatchStats } {
   return new ChainStreamerRecords(program, options);
 }
 
@@ -92,7 +104,7 @@ class ChainStreamerRecords implements StreamerRecords {
   private closed = false;
   private waiters = new Set<() => void>();
   /** Counters for the benchmark and the logs. */
-  readonly stats = { connects: 0, refused: 0, dropped: 0, resyncs: 0, notifications: 0 };
+  readonly stats: ChainWatchStats = { connects: 0, refused: 0, dropped: 0, resyncs: 0, notifications: 0 };
 
   constructor(
     private readonly program: MiningProgram,
