@@ -137,6 +137,9 @@ interface LiveSession {
   unwatch: Array<() => void>;
 }
 
+/** How long checkpoint re-reads of the stake and the platform account are gathered into one batch. */
+const REVALIDATION_BATCH_MS = 10_000;
+
 /** Why a session stops being valid, and what its user is told. */
 interface Problem {
   reason: EndReason;
@@ -201,6 +204,8 @@ export class MiningEngine {
   /** Sessions whose checkpoint came due: their stake and platform account are read again (one batch at a time). */
   private pendingRevalidation: LiveSession[] = [];
   private revalidating: Promise<void> | undefined;
+  /** Re-reads are gathered for up to this long: one chain request per 100 sessions, one query, per batch. */
+  private nextRevalidationAtMs = 0;
   private readonly inFlight = new Set<Promise<unknown>>();
   private sweepLoop: BackgroundLoop | undefined;
   /** Database writes (session opens, checkpoint statements, closes), for the benchmark. */
@@ -1078,7 +1083,9 @@ export class MiningEngine {
           this.flushing = undefined;
         });
       }
-      if (!this.revalidating && this.pendingRevalidation.length) {
+      if (!this.revalidating && this.pendingRevalidation.length && now >= this.nextRevalidationAtMs) {
+        this.nextRevalidationAtMs =
+          now + Math.min(REVALIDATION_BATCH_MS, this.deps.options.checkpointIntervalMs);
         const batch = this.pendingRevalidation;
         this.pendingRevalidation = [];
         this.revalidating = this.revalidate(batch)

@@ -160,6 +160,11 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
       const maintenance = await prisma.maintenance.findUnique({ where: { id: 1 } });
       engine.setMaintenance(maintenance?.isMaintenance ?? false);
       await membership.join();
+      // The chain watch subscribes now rather than at the first start (which waits for it, bounded).
+      records
+        .ready(10_000)
+        .then((ok) => ok || logger.warn('chain watch not subscribed yet; retrying with backoff'))
+        .catch((err: unknown) => logger.warn({ err }, 'chain watch failed to start'));
       await engine.run(config.mining.tickMs, config.mining.sweepMs);
       await claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
       reconcileLoop = backgroundLoop({
