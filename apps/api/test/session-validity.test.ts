@@ -132,6 +132,26 @@ describe('a session is valid for its whole life', () => {
   });
 });
 
+describe('every checkpoint checks the session again', () => {
+  it('a platform account no longer verified ends the session where it was last confirmed, and says why', async () => {
+    const s = await readyStreamer(chain, server);
+    server.clock.set(new Date(s.activatedAt.getTime() + H));
+    expect((await startStream(s)).event).toBe('stream-started');
+    // Changed behind the routes' back (they refuse while live): an operator unverifies the account.
+    await server.prisma.platformAccount.updateMany({
+      where: { wallet: s.wallet },
+      data: { isVerified: false },
+    });
+    const told = next<{ message: string }>(s.socket, 'error', 20_000);
+    const stopped = next(s.socket, 'stream-stopped', 20_000);
+    server.clock.advance(server.config.mining.checkpointIntervalMs);
+    expect(await stopped).toMatchObject({ duration: 0, amountMined: 0, reason: 'not-live' });
+    expect((await told).message).toBe(SERVER_MESSAGES.accountChangedWhileLive);
+    expect(await pending(server, s.wallet)).toBe(0n);
+    s.socket.close();
+  });
+});
+
 describe('a takeover checks the session again', () => {
   it('a session taken over after its stake was withdrawn ends at its last checkpoint', async () => {
     const first = await startEngineServer(chain);
