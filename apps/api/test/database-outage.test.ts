@@ -4,7 +4,9 @@
 // Retry-After, /health answers states (not error text), and everything works again once it is back.
 import { createServer, type Server } from 'node:net';
 import { Keypair } from '@solana/web3.js';
+import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
+import { io as connectSocket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
@@ -59,6 +61,7 @@ beforeAll(async () => {
     logger: createLogger('silent'),
   });
   await app.mining.start();
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
@@ -66,6 +69,7 @@ afterAll(async () => {
   await proxy.restore().catch(() => {});
   await app.mining.stop().catch(() => {});
   app.io.close();
+  if (app.server.listening) await new Promise((resolve) => app.server.close(resolve));
   await prisma.$disconnect();
   await proxy.close();
   stalledRpc.close();
@@ -125,6 +129,41 @@ describe('a database outage', () => {
     const after = await request(app.app).get('/api/v1/streamer').query({ wallet }).set(auth);
     expect(after.status).not.toBe(503);
     expect((await request(app.app).get('/api/v1/health')).body.database).toEqual({ ok: true, state: 'ok' });
+    expect(unhandled).toEqual([]);
+  });
+});
+
+describe('a stalled chain', () => {
+  it('refuses tier actions and collects at once with the spec’s congestion message', async () => {
+    // /health finds the RPC silent (within its 1 s probe).
+    expect((await request(app.app).get('/api/v1/health')).body.chain).toEqual({
+      ok: false,
+      state: 'unreachable',
+    });
+    const wallet = Keypair.generate().publicKey.toBase58();
+    const { port } = app.server.address() as { port: number };
+    const socket = connectSocket(`http://127.0.0.1:${port}`, {
+      transports: ['websocket'],
+      auth: { wallet, authToken: issueAuthToken(cfg, wallet, fakeClock()) },
+      reconnection: false,
+      forceNew: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const answer = (event: string) =>
+      new Promise<{ message: string }>((resolve) =>
+        socket.once(event, (p: { message: string }) => resolve(p)),
+      );
+    const signature = '1'.repeat(88);
+    const tierError = answer('tier-error');
+    socket.emit('activate-tier', { signature, tier: 'Tier 1' });
+    expect((await tierError).message).toBe(CLIENT_MESSAGES.networkCongestion);
+    const rewardsError = answer('rewards-error');
+    socket.emit('collect-rewards', { signature, wallet });
+    expect((await rewardsError).message).toBe(CLIENT_MESSAGES.networkCongestion);
+    socket.close();
     expect(unhandled).toEqual([]);
   });
 });

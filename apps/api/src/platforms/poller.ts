@@ -4,6 +4,7 @@
 // reported offline (`unconfirmed`), so a session never mines on a stream nobody can confirm. A slow
 // platform never stalls the engine (one poll at a time, each bounded by the HTTP deadline).
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 
 type Listener = (status: LiveStatus) => void;
@@ -31,6 +32,7 @@ export class LivePoller {
     private readonly logger: Logger,
     /** Failed polls in a row after which an account is reported offline. */
     private readonly maxFailedPolls = 3,
+    private readonly metrics?: Metrics,
   ) {}
 
   watch(account: PlatformAccountRef, onChange: Listener): () => void {
@@ -53,7 +55,9 @@ export class LivePoller {
 
   private ensureTimer() {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.intervalMs);
+    this.timer = setInterval(() => {
+      this.poll().catch((err: unknown) => this.logger.error({ err }, `${this.label} live poll failed`));
+    }, this.intervalMs);
     this.timer.unref();
   }
 
@@ -71,8 +75,11 @@ export class LivePoller {
       let statuses: Map<string, LiveStatus>;
       try {
         statuses = await this.fetchStatuses(entries.map(([, w]) => w.account));
+        this.metrics?.backgroundFailing.set({ loop: `${this.label} live poll` }, 0);
       } catch (err) {
         this.logger.warn({ err, watched: entries.length }, `${this.label} live poll failed`);
+        this.metrics?.backgroundFailures.inc({ loop: `${this.label} live poll` });
+        this.metrics?.backgroundFailing.set({ loop: `${this.label} live poll` }, 1);
         statuses = new Map();
       }
       for (const [key, entry] of entries) {

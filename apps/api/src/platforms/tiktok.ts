@@ -7,6 +7,7 @@
 // directly keeps one configurable base URL (TIKTOK_WEB_BASE_URL) that tests point at a fake server.
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapter } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './http.ts';
@@ -32,6 +33,8 @@ export interface TikTokOptions {
   /** Failed polls in a row after which a watched stream counts as offline (fail closed). */
   maxFailedPolls?: number;
   httpTimeoutMs: number;
+  /** Failed live polls are counted here (strm_background_failures_total{loop="TikTok live poll"}). */
+  metrics?: Metrics;
   clientKey: string | undefined;
   clientSecret: string | undefined;
   redirectUri: string;
@@ -97,6 +100,7 @@ export class TikTokPlatform implements PlatformAdapter {
       (a) => this.statuses(a),
       logger,
       options.maxFailedPolls,
+      options.metrics,
     );
   }
 

@@ -8,6 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapter } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './http.ts';
@@ -26,6 +27,8 @@ export interface TwitchOptions {
   /** Failed polls in a row after which a watched stream counts as offline (fail closed). */
   maxFailedPolls?: number;
   httpTimeoutMs: number;
+  /** Failed live polls are counted here (strm_background_failures_total{loop="Twitch live poll"}). */
+  metrics?: Metrics;
   /** Webhook notifications (stream.offline) in addition to polling, with the secret Twitch signs them with. */
   eventSub?: { callbackUrl: string; secret: string } | undefined;
 }
@@ -96,6 +99,7 @@ export class TwitchPlatform implements PlatformAdapter {
       (a) => this.statuses(a),
       logger,
       options.maxFailedPolls,
+      options.metrics,
     );
   }
 

@@ -86,8 +86,8 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
   );
   const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform()) : undefined;
   const { httpTimeoutMs } = config.platforms;
-  const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs }, logger);
-  const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs }, logger);
+  const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs, metrics }, logger);
+  const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs, metrics }, logger);
   const platforms = new Map<StreamPlatform, PlatformAdapter>([
     ['twitch', twitch],
     ['tiktok', tiktok],
