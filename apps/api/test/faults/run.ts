@@ -271,12 +271,25 @@ async function embeddedScenarios() {
   const dataDir = await mkdtemp(join(tmpdir(), 'strm-faults-local-'));
   await chmod(dataDir, 0o755);
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const pgPort = await freePort();
+  // Ports chosen before anything binds them: distinct, or the embedded PostgreSQL may take the chain's.
+  const chainPort = await freePortPair();
+  const taken = new Set([chainPort, chainPort + 1]);
+  const distinctPort = async () => {
+    for (;;) {
+      const port = await freePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+  };
+  const pgPort = await distinctPort();
   const api = await startApi('local', {
     ...API_ENV,
+    PORT: String(await distinctPort()),
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(pgPort),
-    LOCAL_CHAIN_PORT: String(await freePortPair()),
+    LOCAL_CHAIN_PORT: String(chainPort),
   });
   cleanups.unshift(() => api.stop());
   const info = chainInfoAt(join(dataDir, 'chain'));
