@@ -25,6 +25,10 @@ export const SERVER_MESSAGES = {
   collectSignatureOld: 'The collect transaction is more than 10 minutes old; please try again',
   treasuryEmpty: 'Rewards cannot be paid right now; your pending reward is kept. Please try again later.',
   payoutFailed: 'Failed to collect rewards',
+  /** The payout was sent (or may have been) but is not confirmed yet: the reconciler settles it. */
+  payoutUnconfirmed:
+    'Your payout is not confirmed yet. If it does not land, your pending reward is restored within a few minutes.',
+  collectBusy: 'Too many collects at once; your pending reward is kept. Please try again in a minute.',
   tierTxInvalid: 'The transaction is not a confirmed tier action signed by your wallet',
   tierTxUsed: 'This transaction has already been processed',
   tierNotActive: 'Your tier is not active on chain',

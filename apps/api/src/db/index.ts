@@ -10,8 +10,11 @@ import { applyMigrations } from './schema-engine.ts';
 
 export type { PrismaClient };
 
+/** Connections in each PrismaClient's pool (pg's default, made explicit: collects are sized to it). */
+export const DATABASE_POOL_SIZE = 10;
+
 export function createPrisma(url: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: DATABASE_POOL_SIZE }) });
 }
 
 export interface Database {

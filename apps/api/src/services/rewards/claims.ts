@@ -1,17 +1,22 @@
 // Collecting rewards exactly once. A claim moves through states recorded before each step:
 //   reserved  pending moved into the claim, in one transaction with the claim's insert (signature unique)
-//   sent      the signed payout and its last valid block height stored, then sent
+//   sent      the signed payout and its last valid block height stored, then sent. Only the reconciler
+//             releases a `sent` claim (never a send error: an RPC may answer an error for a payout it forwarded),
+//             once the finalized block height is past the payout's last valid one and its status is still none
 //   confirmed the payout landed                     (final)
 //   expired   its blockhash can no longer land and it did not: re-credited (final)
-//   failed    refused before it could land (preflight) or landed with an error: re-credited (final)
+//   failed    never sent, or landed with an error: re-credited (final)
+// Collects run at most `maxConcurrentCollects` at a time (sized to the database pool), the others queue.
 // On start-up, claims left in `reserved` (never sent) are re-credited and those in `sent` reconciled.
-import { type Connection, SendTransactionError } from '@solana/web3.js';
+import type { Connection } from '@solana/web3.js';
 import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
-import type { PrismaClient } from '../../db/index.ts';
+import { DATABASE_POOL_SIZE, type PrismaClient } from '../../db/index.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Logger } from '../../logger.ts';
+import { getMaintenance } from '../maintenance.ts';
+import { Confirmations, isSettled, SIGNATURE_STATUS_PAGE, signatureStatuses } from './confirmations.ts';
 import { RewardsError, verifySelfTransfer } from './request-signature.ts';
 import { signPayout, type Treasury, treasuryBalance } from './treasury.ts';
 
@@ -35,6 +40,45 @@ export interface ClaimDeps {
   confirmTimeoutMs?: number;
   /** Whether the chain answers (chain.ts): when it does not, a collect is refused at once. */
   chainAvailable?: () => Promise<boolean>;
+  /**
+   * Collects in their database phase at once (checks, the proof, the reservation); the others wait their
+   * turn. Sized to the database pool so a burst queues here instead of timing out on the pool.
+   */
+  maxConcurrentCollects?: number;
+  /** Collects allowed to wait for a turn; beyond it a collect is answered at once (collectBusy). */
+  maxQueuedCollects?: number;
+}
+
+/** Half the database pool: collects leave the other half to the engine, the reconciler and the routes. */
+export const DEFAULT_COLLECT_CONCURRENCY = Math.max(1, Math.floor(DATABASE_POOL_SIZE / 2));
+const DEFAULT_COLLECT_QUEUE = 10_000;
+
+/** At most `size` tasks at once; the others wait in order. */
+class Slots {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(
+    private readonly size: number,
+    private readonly maxQueued: number,
+  ) {}
+
+  async run<T>(task: () => Promise<T>, onFull: () => Error): Promise<T> {
+    if (this.active >= this.size) {
+      if (this.queue.length >= this.maxQueued) throw onFull();
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+    } else {
+      this.active++;
+    }
+    try {
+      return await task();
+    } finally {
+      // The slot passes to the next in line (active unchanged) or is freed.
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
 }
 
 export interface Collected {
@@ -47,8 +91,16 @@ class NothingToCollect extends Error {}
 export class ClaimService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private treasury: Promise<Treasury | null> | undefined;
+  private readonly slots: Slots;
+  private readonly confirmations: Confirmations;
 
-  constructor(private readonly deps: ClaimDeps) {}
+  constructor(private readonly deps: ClaimDeps) {
+    this.slots = new Slots(
+      Math.max(1, deps.maxConcurrentCollects ?? DEFAULT_COLLECT_CONCURRENCY),
+      deps.maxQueuedCollects ?? DEFAULT_COLLECT_QUEUE,
+    );
+    this.confirmations = new Confirmations(deps.connection);
+  }
 
   /** One collect at a time per wallet in this process; the database makes it exactly once across processes. */
   collect(wallet: string, requestSignature: string): Promise<Collected> {
@@ -63,12 +115,41 @@ export class ClaimService {
     return run;
   }
 
+  /**
+   * The database phase waits for a slot; sending and waiting for the payout's confirmation do not hold one.
+   * Every failure is answered with a RewardsError (a specific reason); an unexpected one is logged with its
+   * claim and answered payoutFailed (or the database's message, socket/rewards.ts).
+   */
   private async collectOnce(wallet: string, requestSignature: string): Promise<Collected> {
+    let claimId: number | undefined;
+    try {
+      const prepared = await this.slots.run(
+        () =>
+          this.prepare(wallet, requestSignature, (id) => {
+            claimId = id;
+          }),
+        () => new RewardsError(SERVER_MESSAGES.collectBusy),
+      );
+      return await this.pay(prepared);
+    } catch (err) {
+      if (!(err instanceof RewardsError)) {
+        this.deps.logger.error({ err, wallet, requestSignature, claimId }, 'collect failed unexpectedly');
+      }
+      throw err;
+    }
+  }
+
+  /** Checks, verifies the proof, reserves the pending reward and records the signed payout as `sent`. */
+  private async prepare(wallet: string, requestSignature: string, onClaim: (id: number) => void) {
     const { prisma, connection, clock } = this.deps;
     if (this.deps.chainAvailable && !(await this.deps.chainAvailable())) {
       throw new RewardsError(CLIENT_MESSAGES.networkCongestion);
     }
     if (await this.deps.isLive(wallet)) throw new RewardsError(SERVER_MESSAGES.collectWhileLive);
+    // Maintenance pauses collects (checked when the collect's turn comes, so a queued one waits it out).
+    if ((await getMaintenance(prisma)).is_maintenance) {
+      throw new RewardsError(SERVER_MESSAGES.maintenanceActive);
+    }
     const streamer = await prisma.streamer.findUnique({ where: { wallet } });
     if (!streamer || streamer.pendingRewardUnits <= 0n)
       throw new RewardsError(SERVER_MESSAGES.nothingToCollect);
@@ -83,7 +164,7 @@ export class ClaimService {
     if (!treasury) throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
     await verifySelfTransfer(connection, requestSignature, wallet, clock.now()).catch((err: unknown) => {
       if (err instanceof RewardsError) throw err;
-      this.deps.logger.warn({ err }, 'collect: request transaction unreadable');
+      this.deps.logger.warn({ err, wallet }, 'collect: request transaction unreadable');
       throw new RewardsError(SERVER_MESSAGES.payoutFailed);
     });
     const available = await treasuryBalance(connection, treasury).catch((err: unknown) => {
@@ -93,12 +174,13 @@ export class ClaimService {
     if (available < streamer.pendingRewardUnits) throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
 
     const claim = await this.reserve(wallet, requestSignature);
+    onClaim(claim.id);
     let payout: Awaited<ReturnType<typeof signPayout>>;
     try {
       payout = await signPayout(connection, treasury, wallet, claim.amountUnits);
     } catch (err) {
       // Nothing was sent: the reservation goes back.
-      this.deps.logger.warn({ err }, 'collect: could not build the payout');
+      this.deps.logger.warn({ err, claimId: claim.id }, 'collect: could not build the payout');
       await this.release(claim.id, 'failed', 'payout not built');
       throw new RewardsError(SERVER_MESSAGES.payoutFailed);
     }
@@ -112,50 +194,42 @@ export class ClaimService {
         sentAt: clock.now(),
       },
     });
+    return { id: claim.id, amountUnits: claim.amountUnits, wallet, ...payout };
+  }
+
+  /** Sends the recorded payout and waits for it; from here only the reconciler may release the claim. */
+  private async pay(claim: {
+    id: number;
+    amountUnits: bigint;
+    wallet: string;
+    signature: string;
+    transaction: string;
+  }) {
+    const { connection } = this.deps;
     try {
-      await connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'), {
+      await connection.sendRawTransaction(Buffer.from(claim.transaction, 'base64'), {
         preflightCommitment: 'confirmed',
       });
     } catch (err) {
-      if (err instanceof SendTransactionError) {
-        // The RPC refused it in preflight: it was never forwarded and cannot land.
-        this.deps.logger.warn({ err: err.message }, 'collect: payout refused in preflight');
-        await this.release(claim.id, 'failed', err.message.slice(0, 500));
-        throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
-      }
-      // It may or may not have been forwarded: the reconciler decides once the blockhash expires.
-      this.deps.logger.warn({ err }, 'collect: payout send failed; left to reconciliation');
-      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+      // An error answer does not prove the payout was not forwarded (a preflight refusal from one node, a
+      // timeout after forwarding): it may still land. The claim stays `sent`; the wait below pays the user
+      // if it lands, and the reconciler re-credits it once its blockhash has expired without it.
+      this.deps.logger.warn(
+        { err: err instanceof Error ? err.message : err, claimId: claim.id, wallet: claim.wallet },
+        'collect: payout send answered an error; waiting for it, else left to reconciliation',
+      );
     }
-    const landed = await this.waitForConfirmation(payout.signature);
+    const landed = await this.confirmations.wait(claim.signature, this.deps.confirmTimeoutMs ?? 30_000);
     if (landed === 'confirmed') {
       await this.settle(claim.id, 'confirmed');
-      return { amount: fromBaseUnits(claim.amountUnits), signature: payout.signature };
+      return { amount: fromBaseUnits(claim.amountUnits), signature: claim.signature };
     }
     if (landed === 'failed') {
-      await this.release(claim.id, 'failed', 'payout failed on chain');
+      // Landed with an error: nothing moved. The reconciler re-credits it on its next pass.
+      this.deps.logger.warn({ claimId: claim.id, wallet: claim.wallet }, 'collect: payout failed on chain');
       throw new RewardsError(SERVER_MESSAGES.payoutFailed);
     }
-    throw new RewardsError(SERVER_MESSAGES.payoutFailed);
-  }
-
-  private async waitForConfirmation(signature: string): Promise<'confirmed' | 'failed' | 'unknown'> {
-    const deadline = Date.now() + (this.deps.confirmTimeoutMs ?? 30_000);
-    while (Date.now() < deadline) {
-      const { value } = await this.deps.connection
-        .getSignatureStatuses([signature])
-        .catch(() => ({ value: [null] }));
-      const status = value[0];
-      if (status?.err) return 'failed';
-      if (
-        status &&
-        (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')
-      ) {
-        return 'confirmed';
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return 'unknown';
+    throw new RewardsError(SERVER_MESSAGES.payoutUnconfirmed);
   }
 
   /** Moves the whole pending reward into a new claim, in one transaction; the signature is used once. */
@@ -233,29 +307,44 @@ export class ClaimService {
       await this.release(claim.id, 'failed', 'never sent (server restarted)');
       result.failed++;
     }
-    const sent = await prisma.rewardClaim.findMany({ where: { status: 'sent' } });
-    if (!sent.length) return result;
-    const { value: statuses } = await connection.getSignatureStatuses(
-      sent.map((c) => c.payoutSignature!),
-      { searchTransactionHistory: true },
-    );
-    const height = BigInt(await connection.getBlockHeight('confirmed'));
-    for (const [i, claim] of sent.entries()) {
-      const status = statuses[i];
-      if (status?.err) {
-        await this.release(claim.id, 'failed', 'payout failed on chain');
-        result.failed++;
-      } else if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
-        await this.settle(claim.id, 'confirmed');
-        result.confirmed++;
-      } else if (!status && claim.lastValidBlockHeight != null && height > claim.lastValidBlockHeight) {
-        await this.release(claim.id, 'expired', 'payout blockhash expired before it landed');
-        result.expired++;
-      } else if (claim.payoutTransaction) {
-        // Still able to land: send the same signed transaction again (same signature, so at most once).
-        await connection
-          .sendRawTransaction(Buffer.from(claim.payoutTransaction, 'base64'), { skipPreflight: true })
-          .catch(() => {});
+    // The finalized height first, the statuses second: a payout not seen after a height that is already past
+    // its last valid block height can never land. (Read the other way round, a payout landing between the two
+    // reads, or a status read from a node behind the one answering the height, would look expired.)
+    const height = BigInt(await connection.getBlockHeight('finalized'));
+    // In pages: getSignatureStatuses refuses more than 256 signatures in one call.
+    let after = 0;
+    for (;;) {
+      const sent = await prisma.rewardClaim.findMany({
+        where: { status: 'sent', id: { gt: after } },
+        orderBy: { id: 'asc' },
+        take: SIGNATURE_STATUS_PAGE,
+      });
+      if (!sent.length) break;
+      after = sent[sent.length - 1]!.id;
+      const statuses = await signatureStatuses(
+        connection,
+        sent.map((c) => c.payoutSignature!),
+        true,
+      );
+      for (const [i, claim] of sent.entries()) {
+        const status = statuses[i] ?? null;
+        if (isSettled(status)) {
+          if (status.err) {
+            await this.release(claim.id, 'failed', 'payout failed on chain');
+            result.failed++;
+          } else {
+            await this.settle(claim.id, 'confirmed');
+            result.confirmed++;
+          }
+        } else if (!status && claim.lastValidBlockHeight != null && height > claim.lastValidBlockHeight) {
+          await this.release(claim.id, 'expired', 'payout blockhash expired before it landed');
+          result.expired++;
+        } else if (claim.payoutTransaction) {
+          // Still able to land: send the same signed transaction again (same signature, so at most once).
+          await connection
+            .sendRawTransaction(Buffer.from(claim.payoutTransaction, 'base64'), { skipPreflight: true })
+            .catch(() => {});
+        }
       }
     }
     return result;

@@ -22,7 +22,8 @@ export async function verifySelfTransfer(
     commitment: 'confirmed',
     maxSupportedTransactionVersion: 0,
   });
-  if (!tx || tx.meta?.err) throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
+  // Without `meta` nothing says the transaction succeeded: not a proof.
+  if (!tx?.meta || tx.meta.err !== null) throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
   const message = tx.transaction.message;
   const keys = message.getAccountKeys().staticAccountKeys;
   const owner = new PublicKey(wallet);

@@ -1,0 +1,254 @@
+// The payout path under faults and load (issue 18): a send that answers an error after forwarding, a proof
+// without `meta`, more claims in `sent` than one getSignatureStatuses call takes, maintenance, and a burst of
+// wallets collecting at once. Real local chain, real PostgreSQL; balances read on chain.
+import { type Connection, Keypair, PublicKey, SendTransactionError } from '@solana/web3.js';
+import { readKeypair } from '@strm/local-chain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.ts';
+import { setMaintenance } from '../src/services/maintenance.ts';
+import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
+import { signPayout } from '../src/services/rewards/treasury.ts';
+import {
+  connect,
+  type EngineServer,
+  request,
+  selfTransfer,
+  startEngineServer,
+  startTestChain,
+  type TestChain,
+  tokenUnits,
+} from './engine-harness.ts';
+import { fundedWallets, pendingStreamers } from './payout-support.ts';
+
+let chain: TestChain;
+let server: EngineServer;
+beforeAll(async () => {
+  chain = await startTestChain();
+  // The server's own reconciler stays out of the way (these tests run passes themselves).
+  server = await startEngineServer(chain, { env: { CLAIMS_RECONCILE_MS: '3600000' } });
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  await server?.drop();
+  await chain?.stop();
+});
+
+const AMOUNT = 250_000n;
+
+const treasury = () => ({
+  owner: readKeypair(chain.local.info.keypairs.treasuryOwner),
+  mint: new PublicKey(chain.local.info.mint),
+  tokenAccount: new PublicKey(chain.local.info.treasuryTokenAccount),
+  decimals: 6,
+});
+
+/** A claim service on the test's database and chain, through `connection` (a fault-injecting wrapper). */
+function claimService(connection: Connection, extra: Partial<ClaimDeps> = {}) {
+  return new ClaimService({
+    prisma: server.prisma,
+    connection,
+    clock: server.clock,
+    logger: createLogger('silent'),
+    treasury: async () => treasury(),
+    isLive: async () => false,
+    ...extra,
+  });
+}
+
+/** The real connection with some methods replaced (the boundary where the faults are injected). */
+function wrapped(overrides: Partial<Record<keyof Connection, unknown>>): Connection {
+  const real = chain.local.connection;
+  return new Proxy(real, {
+    get(target, key, receiver) {
+      if (key in overrides) return overrides[key as keyof Connection];
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+const pendingOf = async (wallet: string) =>
+  (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
+
+describe('the payout path', () => {
+  it('pays once a payout whose send answered an error but landed', async () => {
+    const [wallet] = await fundedWallets(chain, 1);
+    await pendingStreamers(server, [wallet!], AMOUNT);
+    const owner = wallet!.publicKey.toBase58();
+    // The RPC forwards the payout, then answers an error (as a node behind a load balancer can).
+    const real = chain.local.connection;
+    const claims = claimService(
+      wrapped({
+        sendRawTransaction: async (raw: Buffer, options?: object) => {
+          const signature = await real.sendRawTransaction(raw, options);
+          throw new SendTransactionError({
+            action: 'send',
+            signature,
+            transactionMessage: 'Node is unhealthy',
+          });
+        },
+      }),
+    );
+    const collected = await claims.collect(owner, await selfTransfer(chain, wallet!));
+    expect(collected.amount).toBe(0.25);
+    // A reconciliation pass afterwards changes nothing: paid once, nothing re-credited.
+    await claims.reconcile();
+    await claims.reconcile();
+    expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
+    expect(await pendingOf(owner)).toBe(0n);
+    const claim = await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: owner } });
+    expect(claim).toMatchObject({ status: 'confirmed', payoutSignature: collected.signature });
+  });
+
+  it('keeps a payout whose send answered an error and did not land in `sent` (the reconciler decides)', async () => {
+    const [wallet] = await fundedWallets(chain, 1);
+    await pendingStreamers(server, [wallet!], AMOUNT);
+    const owner = wallet!.publicKey.toBase58();
+    const claims = claimService(
+      wrapped({
+        sendRawTransaction: async () => {
+          throw new SendTransactionError({
+            action: 'send',
+            signature: '',
+            transactionMessage: 'Transaction simulation failed',
+          });
+        },
+      }),
+      { confirmTimeoutMs: 500 },
+    );
+    await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
+      'Your payout is not confirmed yet. If it does not land, your pending reward is restored within a few minutes.',
+    );
+    const claim = await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: owner } });
+    expect(claim.status).toBe('sent');
+    expect(await pendingOf(owner)).toBe(0n);
+    // Still valid: the reconciler sends it again (same signature) and it is paid, once.
+    await claimService(chain.local.connection).reconcile();
+    await claimService(chain.local.connection).reconcile();
+    expect(await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: owner } })).toMatchObject({
+      status: 'confirmed',
+    });
+    expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
+    expect(await pendingOf(owner)).toBe(0n);
+  });
+
+  it('does not take a transaction without `meta` as a proof', async () => {
+    const [wallet] = await fundedWallets(chain, 1);
+    await pendingStreamers(server, [wallet!], AMOUNT);
+    const owner = wallet!.publicKey.toBase58();
+    const real = chain.local.connection;
+    const claims = claimService(
+      wrapped({
+        getTransaction: async (signature: string, options: object) => {
+          const tx = await real.getTransaction(signature, options as never);
+          return tx && { ...tx, meta: null };
+        },
+      }),
+    );
+    await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
+      'The collect transaction must be a confirmed transfer from your wallet to itself',
+    );
+    expect(await pendingOf(owner)).toBe(AMOUNT);
+    expect(await tokenUnits(chain, wallet!.publicKey)).toBe(0n);
+  });
+
+  it('settles 300 claims in `sent` in one reconciliation pass', async () => {
+    const wallets = Array.from({ length: 300 }, () => Keypair.generate());
+    await pendingStreamers(server, wallets, 0n);
+    const connection = chain.local.connection;
+    // 200 payouts that landed (a crash after sending) and 100 never sent whose blockhash has expired.
+    const claims = [];
+    for (const [i, wallet] of wallets.entries()) {
+      const owner = wallet.publicKey.toBase58();
+      const payout = await signPayout(connection, treasury(), owner, AMOUNT + BigInt(i));
+      const landed = i < 200;
+      if (landed) await connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'));
+      claims.push({ wallet, landed, amount: AMOUNT + BigInt(i) });
+      await server.prisma.rewardClaim.create({
+        data: {
+          wallet: owner,
+          requestSignature: `req-${payout.signature}`,
+          amountUnits: AMOUNT + BigInt(i),
+          status: 'sent',
+          payoutSignature: payout.signature,
+          payoutTransaction: payout.transaction,
+          lastValidBlockHeight: landed ? payout.lastValidBlockHeight : 0n,
+          sentAt: new Date(),
+        },
+      });
+    }
+    // Every landed one is seen before the pass (the pass itself is what is under test).
+    const result = await claimService(connection).reconcile();
+    expect(result).toEqual({ confirmed: 200, expired: 100, failed: 0 });
+    expect(await server.prisma.rewardClaim.count({ where: { status: 'sent' } })).toBe(0);
+    for (const claim of claims) {
+      const owner = claim.wallet.publicKey.toBase58();
+      expect(await tokenUnits(chain, claim.wallet.publicKey)).toBe(claim.landed ? claim.amount : 0n);
+      expect(await pendingOf(owner)).toBe(claim.landed ? 0n : claim.amount);
+    }
+  }, 180_000);
+
+  it('refuses a collect during maintenance with its message, keeping the pending reward', async () => {
+    const [wallet] = await fundedWallets(chain, 1);
+    await pendingStreamers(server, [wallet!], AMOUNT);
+    const owner = wallet!.publicKey.toBase58();
+    const socket = await connect(server, owner);
+    const signature = await selfTransfer(chain, wallet!);
+    const admin = Keypair.generate().publicKey.toBase58();
+    await setMaintenance(server.prisma, { on: true, actor: admin, at: new Date() });
+    try {
+      const answer = await request(socket, 'collect-rewards', { signature, wallet: owner }, [
+        'rewards-collected',
+        'rewards-error',
+      ]);
+      expect(answer).toEqual({
+        event: 'rewards-error',
+        payload: { message: 'We are Down for Maintenance!' },
+      });
+      expect(await pendingOf(owner)).toBe(AMOUNT);
+    } finally {
+      await setMaintenance(server.prisma, { on: false, actor: admin, at: new Date() });
+    }
+    // Once it ends, the same request pays.
+    const answer = await request(socket, 'collect-rewards', { signature, wallet: owner }, [
+      'rewards-collected',
+      'rewards-error',
+    ]);
+    expect(answer.event).toBe('rewards-collected');
+    expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
+    socket.close();
+  });
+});
+
+describe('a burst of collects', () => {
+  it('200 wallets collecting at once are all paid exactly once', async () => {
+    const n = Number(process.env.COLLECT_BURST ?? 200);
+    const wallets = await fundedWallets(chain, n);
+    await pendingStreamers(server, wallets, AMOUNT);
+    const sockets = await Promise.all(wallets.map((w) => connect(server, w.publicKey.toBase58())));
+    const signatures = await Promise.all(wallets.map((w) => selfTransfer(chain, w)));
+    const answers = await Promise.all(
+      wallets.map((w, i) =>
+        request(
+          sockets[i]!,
+          'collect-rewards',
+          { signature: signatures[i], wallet: w.publicKey.toBase58() },
+          ['rewards-collected', 'rewards-error', 'error'],
+          600_000,
+        ),
+      ),
+    );
+    for (const s of sockets) s.close();
+    const refused = answers.filter((a) => a.event !== 'rewards-collected');
+    expect(refused).toEqual([]);
+    for (const w of wallets) {
+      expect(await tokenUnits(chain, w.publicKey)).toBe(AMOUNT);
+      expect(await pendingOf(w.publicKey.toBase58())).toBe(0n);
+    }
+    const owners = wallets.map((w) => w.publicKey.toBase58());
+    expect(
+      await server.prisma.rewardClaim.count({ where: { wallet: { in: owners }, status: 'confirmed' } }),
+    ).toBe(n);
+    expect(await server.prisma.rewardClaim.count({ where: { wallet: { in: owners } } })).toBe(n);
+  }, 600_000);
+});
