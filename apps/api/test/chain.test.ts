@@ -35,7 +35,11 @@ afterAll(async () => {
 describe('with the local chain', () => {
   it('reports the chain reachable in health', async () => {
     const res = await request(withChain.app).get('/api/v1/health');
-    expect(res.body).toEqual({ status: 'ok', database: { ok: true }, chain: { ok: true } });
+    expect(res.body).toEqual({
+      status: 'ok',
+      database: { ok: true, state: 'ok' },
+      chain: { ok: true, state: 'ok' },
+    });
   });
 
   it('funds a new wallet with SOL and STRM from the faucet', async () => {

@@ -139,5 +139,7 @@ describe('pnpm admin (the operators CLI)', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Invalid wallet address: nope');
     expect(usage.stderr).toContain('Usage: pnpm admin <command>');
-  });
+    // Three processes started one after the other (tsx, Prisma, a database connection each): over a
+    // minute on a loaded 2-core machine, which the 60 s default cut short.
+  }, 240_000);
 });
