@@ -157,10 +157,26 @@ describe('two API instances on one PostgreSQL and one Redis', () => {
       expect(update.platform).toBe('demo');
       await publishes.caughtUp();
       expect(relayed()).toBeGreaterThan(0);
-      const stopped = nextEvent(other, 'stream-stopped');
-      s.socket.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
-      await stopped;
+
+      // The tab on A closes: once B has taken the session over (after the grace period, 15 s here), the tab
+      // that moved there hears it go on.
+      const before = await prisma.miningSession.findFirstOrThrow({
+        where: { wallet: s.wallet, endedAt: null },
+      });
       s.socket.close();
+      const takenOver = async () => {
+        for (let i = 0; i < 300; i++) {
+          const row = await prisma.miningSession.findUniqueOrThrow({ where: { id: before.id } });
+          if (row.ownerInstance && row.ownerInstance !== before.ownerInstance) return row;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error('the session was not taken over');
+      };
+      expect((await takenOver()).endedAt).toBeNull();
+      await nextEvent(other, 'mining-update');
+      const stopped = nextEvent(other, 'stream-stopped');
+      other.emit('stop-stream', { platform: 'demo', wallet: s.wallet });
+      await stopped;
       other.close();
     } finally {
       publishes.close();
