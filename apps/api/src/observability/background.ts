@@ -13,7 +13,10 @@ export interface BackgroundLoopOptions {
   run: () => Promise<unknown> | unknown;
   logger: Logger;
   metrics?: Metrics;
-  /** Retries after a failure start at `intervalMs` (or `minRetryMs` when smaller) and double up to this. */
+  /**
+   * Retries after a failure start at `intervalMs` (or `minRetryMs` when smaller) and double up to this
+   * (default 10 s, or the interval when it is longer).
+   */
   maxBackoffMs?: number;
   minRetryMs?: number;
   /** Run once at once (default: after the first interval). */
@@ -31,7 +34,8 @@ export interface BackgroundLoop {
 const REPEAT_LOG_MS = 60_000;
 
 export function backgroundLoop(opts: BackgroundLoopOptions): BackgroundLoop {
-  const maxBackoffMs = opts.maxBackoffMs ?? Math.max(opts.intervalMs, 30_000);
+  // 10 s at most by default: a failing loop notices its dependency's return within 10 s.
+  const maxBackoffMs = opts.maxBackoffMs ?? Math.max(opts.intervalMs, 10_000);
   const firstRetryMs = Math.min(opts.intervalMs, opts.minRetryMs ?? opts.intervalMs);
   let failures = 0;
   let lastLoggedAt = -Infinity;
