@@ -251,6 +251,10 @@ describe('GET /api/v1/admin/registrations', () => {
       { platform: 'myspace' },
       { access: 'maybe' },
       { from: 'yesterday' },
+      // Loose text JavaScript's Date would read as some date.
+      { to: '0.5' },
+      { from: '1' },
+      { to: '2026-01-02T10:00Z' },
       { pageSize: 1000 },
       { sort: 'name' },
       { order: 'sideways' },

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { Keypair, PublicKey, SYSVAR_CLOCK_PUBKEY, SystemProgram } from '@solana/web3.js';
 import { type LocalChain, startLocalChain } from '@strm/local-chain';
 import { tokenBalance } from '@strm/mining-client';
 import request from 'supertest';
@@ -61,6 +61,20 @@ describe('with the local chain', () => {
       .post('/api/v1/dev/faucet')
       .send({ wallet: Keypair.generate().publicKey.toBase58(), strm: 10_000_000 });
     expect(greedy.status).toBe(400);
+  });
+
+  it('refuses to fund a program, a sysvar or an off-curve address (400, not a 500 from the chain)', async () => {
+    const offCurve = PublicKey.findProgramAddressSync([Buffer.from('strm')], SystemProgram.programId)[0];
+    for (const address of [SystemProgram.programId, SYSVAR_CLOCK_PUBKEY, offCurve]) {
+      const res = await request(withChain.app)
+        .post('/api/v1/dev/faucet')
+        .send({ wallet: address.toBase58() });
+      expect(res.status, address.toBase58()).toBe(400);
+      expect(res.body).toEqual({
+        error: 'not_a_wallet',
+        message: 'The faucet funds wallets only, not programs or system accounts',
+      });
+    }
   });
 
   it('has no faucet when the chain is not the local one', async () => {

@@ -82,6 +82,16 @@ describe('OpenAPI description', () => {
     expect(plainDoc.paths['/dev/demo/live']).toBeUndefined();
   });
 
+  it('answers 405 with Allow for a described path asked with another method; 404 elsewhere', async () => {
+    const trace = await request(plain.app).trace('/api/v1/tiers');
+    expect(trace.status).toBe(405);
+    expect(trace.headers.allow).toBe('OPTIONS, GET, HEAD');
+    expect(trace.body).toEqual({ error: 'method_not_allowed', message: 'TRACE is not allowed on /tiers' });
+    const put = await request(plain.app).put('/api/v1/registrations/me').set('Authorization', 'Bearer x');
+    expect(put.status).toBe(405);
+    expect((await request(plain.app).trace('/api/v1/nowhere')).status).toBe(404);
+  });
+
   it('the route walk sees a route added to a mounted router', () => {
     const inner = Router();
     inner.get('/x/:id', () => {});

@@ -256,12 +256,22 @@ export const pendingRewardResponseSchema = z.object({
 
 // ---- admin -------------------------------------------------------------------------------------
 
+/** An ISO 8601 date (2026-01-02) or date-time in a query string, as a Date; anything else is refused. */
+const queryDate = (name: string) =>
+  z
+    .union(
+      // RFC 3339's date-time has seconds (zod's alone would also take 2026-01-02T10:00Z).
+      [z.iso.date(), z.iso.datetime({ offset: true }).regex(/T\d{2}:\d{2}:\d{2}/)],
+      { error: `${name} must be a date` },
+    )
+    .transform((text) => new Date(text));
+
 /** GET /admin/registrations: filters, sort, search and paging (query strings, coerced). */
 export const registrationListQuerySchema = z.object({
   platform: z.enum(REGISTRATION_PLATFORMS).optional(),
   access: z.enum(['granted', 'none']).optional(),
-  from: z.coerce.date({ error: 'from must be a date' }).optional(),
-  to: z.coerce.date({ error: 'to must be a date' }).optional(),
+  from: queryDate('from').optional(),
+  to: queryDate('to').optional(),
   /** Case-insensitive: part of the name, the platform username, the Discord username or the wallet. */
   search: z.string().trim().max(100).optional(),
   sort: z.enum(['created_at', 'follower_count']).default('created_at'),

@@ -50,7 +50,9 @@ import {
   walletQuerySchema,
   walletSchema,
 } from '@strm/shared';
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import { AppError } from './app-error.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 type Auth = 'none' | 'wallet' | 'admin';
@@ -147,6 +149,7 @@ export const OPERATIONS: readonly Operation[] = [
     auth: 'none',
     query: z.object({ publicKey: walletSchema }),
     ok: { schema: nonceResponseSchema },
+    errors: { 401: 'Not a valid public key (it does not decode to 32 bytes)' },
   },
   {
     method: 'post',
@@ -564,5 +567,31 @@ export function buildOpenApi(features: OpenApiFeatures, serverUrl = '/api/v1') {
       },
       schemas: { ApiError: jsonSchema(apiErrorSchema, 'output') },
     },
+  };
+}
+
+/**
+ * 405 with an Allow header for a described path asked with a method it does not have (TRACE, PATCH, …);
+ * other unknown paths fall through to the 404.
+ */
+export function methodNotAllowed(features: OpenApiFeatures): RequestHandler {
+  const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  for (const op of operationsFor(features)) {
+    const entry = byPath.get(op.path) ?? {
+      pattern: new RegExp(`^${op.path.replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}/?$`),
+      methods: new Set<string>(['OPTIONS']),
+    };
+    entry.methods.add(op.method.toUpperCase());
+    if (op.method === 'get') entry.methods.add('HEAD');
+    byPath.set(op.path, entry);
+  }
+  return (req, res, next) => {
+    for (const { pattern, methods } of byPath.values()) {
+      if (!pattern.test(req.path) || methods.has(req.method)) continue;
+      res.set('Allow', [...methods].join(', '));
+      next(new AppError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}`));
+      return;
+    }
+    next();
   };
 }

@@ -2,7 +2,7 @@ import { faucetRequestSchema } from '@strm/shared';
 import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { AppDeps } from '../deps.ts';
-import { buildOpenApi } from '../http/openapi.ts';
+import { buildOpenApi, methodNotAllowed } from '../http/openapi.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { runFaucet } from '../services/faucet.ts';
 import type { Mining } from '../services/mining/index.ts';
@@ -27,9 +27,8 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
   });
 
   const { localChain } = deps;
-  const openApi = JSON.stringify(
-    buildOpenApi({ faucet: Boolean(localChain && deps.config.faucet), demo: Boolean(mining.demo) }),
-  );
+  const features = { faucet: Boolean(localChain && deps.config.faucet), demo: Boolean(mining.demo) };
+  const openApi = JSON.stringify(buildOpenApi(features));
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openApi);
   });
@@ -56,6 +55,7 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
   router.use(miningRouter(deps, mining));
   router.use(platformsRouter(deps, mining));
   router.use(adminRouter(deps));
+  router.use(methodNotAllowed(features));
 
   return router;
 }

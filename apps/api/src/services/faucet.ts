@@ -1,4 +1,4 @@
-import { PublicKey } from '@solana/web3.js';
+import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { ChainInfo } from '@strm/local-chain';
 import type { Chain } from '../chain.ts';
 import { AppError } from '../http/app-error.ts';
@@ -7,6 +7,8 @@ import { AppError } from '../http/app-error.ts';
 export function faucetNotFound(): never {
   throw AppError.notFound('The faucet exists only on the local chain');
 }
+
+export const FAUCET_NOT_A_WALLET = 'The faucet funds wallets only, not programs or system accounts';
 
 export async function runFaucet(
   chain: Chain,
@@ -18,6 +20,12 @@ export async function runFaucet(
     wallet = new PublicKey(request.wallet);
   } catch {
     throw AppError.badRequest('Invalid wallet address');
+  }
+  // Funding a program, a sysvar or an off-curve address (a PDA) fails on chain: say so instead of a 500.
+  if (!PublicKey.isOnCurve(wallet.toBytes())) throw AppError.badRequest(FAUCET_NOT_A_WALLET, 'not_a_wallet');
+  const account = await chain.connection.getAccountInfo(wallet);
+  if (account && (account.executable || !account.owner.equals(SystemProgram.programId))) {
+    throw AppError.badRequest(FAUCET_NOT_A_WALLET, 'not_a_wallet');
   }
   // Local mode only, so the launcher package (development tooling) is loaded here, never in production.
   const { fundWallet } = await import('@strm/local-chain');
