@@ -1,11 +1,20 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiTarget = process.env.VITE_API_PROXY ?? 'http://127.0.0.1:3000';
 
+// index.html names its own absolute address as %WEB_ORIGIN% (canonical link, Open Graph and Twitter tags);
+// the API fills it in when it serves the built page (apps/api/src/http/web-app.ts), the dev server here.
+const devOrigin: Plugin = {
+  name: 'strm-dev-origin',
+  apply: 'serve',
+  transformIndexHtml: (html, ctx) =>
+    html.replaceAll('%WEB_ORIGIN%', ctx.server?.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? ''),
+};
+
 export default defineConfig({
-  plugins: [tailwindcss(), react()],
+  plugins: [tailwindcss(), react(), devOrigin],
   define: {
     // The product word from packages/shared, overridable at build time.
     __PRODUCT_NAME__: JSON.stringify(process.env.PRODUCT_NAME ?? ''),

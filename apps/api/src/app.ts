@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps): App {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  const web = webApp(config.webDist);
+  const web = webApp(config.webDist, config.webOrigins[0]!);
   if (web) app.use(compression(), web);
   app.use(notFoundHandler);
   app.use(errorHandler);

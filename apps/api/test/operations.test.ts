@@ -53,7 +53,10 @@ beforeAll(async () => {
   await seedDefaultTiers(prisma);
   webDist = await mkdtemp(join(tmpdir(), 'strm-web-'));
   await mkdir(join(webDist, 'assets'));
-  await writeFile(join(webDist, 'index.html'), '<!doctype html><title>STRM</title><div id="root"></div>');
+  await writeFile(
+    join(webDist, 'index.html'),
+    '<!doctype html><title>STRM</title><meta property="og:url" content="%WEB_ORIGIN%/"><div id="root"></div>',
+  );
   await writeFile(join(webDist, 'assets', 'index-D3adB33f.js'), bigScript);
   await writeFile(join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 });
@@ -219,6 +222,27 @@ describe('the built web app', () => {
     );
     const callback = await request(app).get('/callback');
     expect(callback.headers['cross-origin-opener-policy']).toBe('unsafe-none');
+  });
+
+  it('serves robots.txt and sitemap.xml as such (not the page), naming the public origin', async () => {
+    const { app } = build({ WEB_ORIGINS: 'https://strm.example,http://127.0.0.1:5173' });
+    const robots = await request(app).get('/robots.txt');
+    expect(robots.status).toBe(200);
+    expect(robots.headers['content-type']).toMatch(/^text\/plain/);
+    expect(robots.text).toBe(
+      'User-agent: *\nAllow: /\nDisallow: /callback\n\nSitemap: https://strm.example/sitemap.xml\n',
+    );
+    const sitemap = await request(app).get('/sitemap.xml');
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.headers['content-type']).toMatch(/^application\/xml/);
+    expect(sitemap.text).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(sitemap.text).toContain('<loc>https://strm.example/</loc>');
+    // The page's sharing tags carry the same absolute address, whichever path serves it.
+    for (const path of ['/', '/index.html', '/callback']) {
+      const page = await request(app).get(path);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('<meta property="og:url" content="https://strm.example/">');
+    }
   });
 
   it('answers 404 for a missing asset instead of the page', async () => {

@@ -41,8 +41,14 @@ afterAll(async () => {
 });
 
 describe('the started product in Chromium', () => {
-  it('renders the landing page: market, calculator, tiers, chart, join, footer; no console errors', async () => {
+  it('renders the landing page: market, calculator, tiers, chart, join, footer; no console errors or DevTools issues', async () => {
     const page = await chromium.browser.newPage();
+    // DevTools issues (a Content-Security-Policy violation, a cookie or a form problem…), as Lighthouse
+    // reads them.
+    const issues: string[] = [];
+    const devtools = await page.context().newCDPSession(page);
+    devtools.on('Audits.issueAdded', (event) => issues.push(JSON.stringify(event.issue)));
+    await devtools.send('Audits.enable');
     const scripts: string[] = [];
     page.on('request', (req) => {
       if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
@@ -78,7 +84,9 @@ describe('the started product in Chromium', () => {
       'true',
     );
 
-    const bars = page.getByTestId('earning-chart').locator('.recharts-bar-rectangle');
+    // The chart is drawn when it scrolls into view.
+    const bars = page.getByTestId('earning-chart').locator('rect[data-bar]');
+    await page.getByTestId('earning-chart').scrollIntoViewIfNeeded();
     await bars.first().waitFor();
     expect(await bars.count()).toBe(18);
     expect(await page.getByRole('heading', { name: 'Join the Beta' }).isVisible()).toBe(true);
@@ -86,6 +94,7 @@ describe('the started product in Chromium', () => {
       expect(await page.getByRole('link', { name: link }).isVisible(), link).toBe(true);
     }
     expect(problems).toEqual([]);
+    expect(issues).toEqual([]);
     // The wallet adapter (with web3.js) is not part of the landing page: it comes with Connect.
     expect(scripts.filter((path) => path.includes('WalletAuth'))).toEqual([]);
 
@@ -121,6 +130,29 @@ describe('the started product in Chromium', () => {
       origin: product.url,
       data: { type: 'AUTH_ERROR', error: 'No authorization code or token found' },
     });
+  });
+
+  it('describes itself to search engines and link previews: description, sharing tags, manifest, icons', async () => {
+    const page = await chromium.browser.newPage();
+    await page.goto(product.url);
+    const meta = (selector: string) => page.locator(selector).getAttribute('content');
+    expect(await meta('meta[name="description"]')).toMatch(/mining tier/);
+    expect(await meta('meta[property="og:url"]')).toBe(`${product.url}/`);
+    expect(await meta('meta[property="og:image"]')).toBe(`${product.url}/icon-512.png`);
+    expect(await meta('meta[name="twitter:card"]')).toBe('summary');
+    const manifest = await fetch(
+      `${product.url}${await page.locator('link[rel="manifest"]').getAttribute('href')}`,
+    );
+    const { icons } = (await manifest.json()) as { icons: Array<{ src: string; type: string }> };
+    for (const icon of icons) {
+      const res = await fetch(`${product.url}${icon.src}`);
+      expect([res.status, res.headers.get('content-type')], icon.src).toEqual([200, icon.type]);
+    }
+    const robots = await fetch(`${product.url}/robots.txt`);
+    expect(robots.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await robots.text()).toContain(`Sitemap: ${product.url}/sitemap.xml`);
+    const sitemap = await fetch(`${product.url}/sitemap.xml`);
+    expect(await sitemap.text()).toContain(`<loc>${product.url}/</loc>`);
   });
 
   it('reports the database and the local chain healthy', async () => {

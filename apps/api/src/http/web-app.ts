@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import express, { type RequestHandler, Router } from 'express';
 
@@ -6,17 +6,57 @@ import express, { type RequestHandler, Router } from 'express';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Where Twitch (and TikTok) return the authorisation popup (spec §2). */
 const CALLBACK_PATH = '/callback';
+/** What index.html writes where the page's own absolute address goes (canonical link, Open Graph tags). */
+const ORIGIN_PLACEHOLDER = /%WEB_ORIGIN%/g;
+
+/** robots.txt: everything may be crawled but the OAuth popup's page; the sitemap by its absolute URL. */
+export function robotsTxt(origin: string): string {
+  return `User-agent: *\nAllow: /\nDisallow: ${CALLBACK_PATH}\n\nSitemap: ${origin}/sitemap.xml\n`;
+}
+
+/** sitemap.xml: the one public page, the landing page (the rest is behind a wallet sign-in). */
+export function sitemapXml(origin: string): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    `  <url><loc>${origin}/</loc></url>`,
+    '</urlset>',
+    '',
+  ].join('\n');
+}
 
 /**
  * The built web app on the API's origin (compressed by the app's compression middleware): hashed assets
- * cached for a year, everything else (index.html, favicon…) revalidated on every load so a deploy shows at
- * once. Every non-API path falls back to index.html (client-side routes). Undefined when there is no build.
+ * cached for a year, everything else (index.html, icons, manifest…) revalidated on every load so a deploy
+ * shows at once. `origin` is the web app's public address (the first of WEB_ORIGINS): index.html's
+ * canonical and sharing tags, robots.txt and sitemap.xml name it. Every other non-API path falls back to
+ * index.html (client-side routes). Undefined when there is no build.
  */
-export function webApp(webDist: string): RequestHandler | undefined {
-  const indexHtml = join(webDist, 'index.html');
-  if (!existsSync(indexHtml)) return undefined;
+export function webApp(webDist: string, origin: string): RequestHandler | undefined {
+  const indexPath = join(webDist, 'index.html');
+  if (!existsSync(indexPath)) return undefined;
+  const indexHtml = readFileSync(indexPath, 'utf8').replace(ORIGIN_PLACEHOLDER, origin);
+  const robots = robotsTxt(origin);
+  const sitemap = sitemapXml(origin);
   const hashed = join(webDist, 'assets') + sep;
   const router = Router();
+  const sendIndex: RequestHandler = (req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    // The authorisation popup arrives at /callback from Twitch's pages: a page with any opener policy is put
+    // in a new browsing context group there, window.opener turns null and the token cannot be posted back.
+    if (req.path === CALLBACK_PATH) res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
+    res.type('html').send(indexHtml);
+  };
+  // Never the file as built (its placeholders unreplaced).
+  router.get('/index.html', sendIndex);
+  router.get('/robots.txt', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('text/plain').send(robots);
+  });
+  router.get('/sitemap.xml', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('application/xml').send(sitemap);
+  });
   router.use(
     express.static(webDist, {
       index: false,
@@ -25,12 +65,6 @@ export function webApp(webDist: string): RequestHandler | undefined {
       },
     }),
   );
-  router.get(/^(?!\/api\/|\/socket\.io\/|\/assets\/|\/metrics$).*/, (req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    // The authorisation popup arrives at /callback from Twitch's pages: a page with any opener policy is put
-    // in a new browsing context group there, window.opener turns null and the token cannot be posted back.
-    if (req.path === CALLBACK_PATH) res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
-    res.sendFile(indexHtml);
-  });
+  router.get(/^(?!\/api\/|\/socket\.io\/|\/assets\/|\/metrics$).*/, sendIndex);
   return router;
 }

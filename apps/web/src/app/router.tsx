@@ -1,5 +1,4 @@
 import { createBrowserRouter } from 'react-router';
-import { CallbackPage } from '../features/callback/index.ts';
 import { HomeRoute } from './routes/home.tsx';
 
 export function createAppRouter() {
@@ -12,7 +11,12 @@ export function createAppRouter() {
       lazy: async () => ({ Component: (await import('./routes/admin.tsx')).default }),
       errorElement: <HomeRoute />,
     },
-    { path: '/callback', element: <CallbackPage />, errorElement: <HomeRoute /> },
+    // The OAuth popup's page is a chunk of its own: landing visitors never download it.
+    {
+      path: '/callback',
+      lazy: async () => ({ Component: (await import('../features/callback/index.ts')).CallbackPage }),
+      errorElement: <HomeRoute />,
+    },
     { path: '*', element: <HomeRoute /> },
   ]);
 }

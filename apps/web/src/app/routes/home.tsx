@@ -1,11 +1,13 @@
 // Route /: the landing page without a wallet; with one, the sign-in sequence, then the signed-in screens
-// (loaded on demand, so visitors of the landing page do not download the dashboard).
-import { lazy, Suspense } from 'react';
+// (loaded on demand, so visitors of the landing page do not download the dashboard, but fetched as soon as
+// Connect is pressed or a remembered wallet is restored: the download overlaps the wallet's signature).
+import { lazy, Suspense, useEffect } from 'react';
 import { Alert, Button, ErrorBoundary, PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, useAuth } from '../../features/auth/index.ts';
 import { LandingPage } from '../../features/landing/index.ts';
 
-const SignedIn = lazy(() => import('./signed-in.tsx'));
+const loadSignedIn = () => import('./signed-in.tsx');
+const SignedIn = lazy(loadSignedIn);
 
 export const HOME_MESSAGES = {
   failed: 'This page could not be loaded.',
@@ -14,6 +16,11 @@ export const HOME_MESSAGES = {
 
 export function HomeRoute() {
   const auth = useAuth();
+  const signingIn = auth.status !== 'disconnected';
+  useEffect(() => {
+    // A failed download shows in the error boundary below when the screen renders.
+    if (signingIn) loadSignedIn().catch(() => {});
+  }, [signingIn]);
   if (auth.status === 'restoring') return <PageSpinner label={AUTH_MESSAGES.loading} />;
   if (auth.status === 'disconnected' || auth.status === 'loading' || auth.status === 'connecting')
     return <LandingPage />;

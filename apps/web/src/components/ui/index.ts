@@ -2,10 +2,11 @@
 // the same everywhere: keyboard focus rings, labelled fields with wired errors, announced banners.
 export { Alert } from './Alert.tsx';
 export { Badge } from './Badge.tsx';
+export { BarChart, type BarSeries, niceTicks } from './BarChart.tsx';
 export { Button, type ButtonProps } from './Button.tsx';
 export { Card, CardTitle } from './Card.tsx';
 export { cn } from './cn.ts';
-export { CHART_MESSAGES, Deferred, DeferredChart, ErrorBoundary } from './Deferred.tsx';
+export { ErrorBoundary } from './ErrorBoundary.tsx';
 export { Field, Input, Select, Textarea } from './Field.tsx';
 export { ProgressBar } from './ProgressBar.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';

@@ -14,6 +14,7 @@ export const MINING_MESSAGES = {
   collectFailed: SERVER_MESSAGES.payoutFailed,
   collected: (amount: string) => `Successfully collected ${amount} ${PRODUCT}!`,
   rateIncreased: 'Rate increased!',
+  maxRateReached: 'Max rate reached',
   walletDataFailed: 'Failed to fetch wallet data',
   activate: 'Activate',
   deactivate: 'Deactivate',

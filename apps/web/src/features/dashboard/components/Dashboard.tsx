@@ -109,7 +109,7 @@ export function Dashboard({ wallet }: { wallet: string }) {
             live={live}
           />
         </div>
-        <LiveStats wallet={wallet} live={live} stats={stats.data} />
+        <LiveStats wallet={wallet} activeTier={streamer.data.activeTier} live={live} stats={stats.data} />
       </section>
     </>
   );

@@ -66,11 +66,18 @@ const text = (testId: string) => screen.getByTestId(testId).textContent;
 describe('Live Stats', () => {
   it("shows daily earnings as the tier's daily limit hours x the current rate, and monthly as 30 x daily", () => {
     const { rerender } = render(
-      <LiveStats wallet={wallet} live={{ ...initialSocketState, connected: true }} stats={stats} />,
+      <LiveStats
+        wallet={wallet}
+        activeTier="Tier 1"
+        live={{ ...initialSocketState, connected: true }}
+        stats={stats}
+      />,
     );
     expect(text('live-daily-earnings')).toBe('2 STRM');
     expect(text('live-monthly-earnings')).toBe('60 STRM');
-    rerender(<LiveStats wallet={wallet} live={live({ miningRate: 0.5 })} stats={stats} />);
+    rerender(
+      <LiveStats wallet={wallet} activeTier="Tier 1" live={live({ miningRate: 0.5 })} stats={stats} />,
+    );
     expect(text('live-daily-earnings')).toBe('4 STRM');
     expect(text('live-monthly-earnings')).toBe('120 STRM');
   });
@@ -79,6 +86,7 @@ describe('Live Stats', () => {
     render(
       <LiveStats
         wallet={wallet}
+        activeTier="Tier 1"
         live={live({ streamDuration: 3_725, minedAmount: 0.258681, currentDailyDuration: 3_725 })}
         stats={stats}
       />,
@@ -95,24 +103,41 @@ describe('Live Stats', () => {
 
   it('turns the remaining daily time amber under 1800 s, and says when the limit is reached', () => {
     const { rerender } = render(
-      <LiveStats wallet={wallet} live={live({ currentDailyDuration: 28_800 - 1_800 })} stats={stats} />,
+      <LiveStats
+        wallet={wallet}
+        activeTier="Tier 1"
+        live={live({ currentDailyDuration: 28_800 - 1_800 })}
+        stats={stats}
+      />,
     );
     expect(screen.getByTestId('remaining-daily').className).not.toContain('amber');
     expect(screen.queryByText('Approaching daily limit')).toBeNull();
     rerender(
-      <LiveStats wallet={wallet} live={live({ currentDailyDuration: 28_800 - 1_799 })} stats={stats} />,
+      <LiveStats
+        wallet={wallet}
+        activeTier="Tier 1"
+        live={live({ currentDailyDuration: 28_800 - 1_799 })}
+        stats={stats}
+      />,
     );
     expect(screen.getByTestId('remaining-daily').className).toContain('amber');
     expect(screen.getByText('Approaching daily limit')).toBeTruthy();
-    rerender(<LiveStats wallet={wallet} live={live({ currentDailyDuration: 28_800 })} stats={stats} />);
+    rerender(
+      <LiveStats
+        wallet={wallet}
+        activeTier="Tier 1"
+        live={live({ currentDailyDuration: 28_800 })}
+        stats={stats}
+      />,
+    );
     expect(text('remaining-daily')).toBe('0h 0m 0s');
     expect(screen.getByText('Daily limit reached. Mining will resume tomorrow')).toBeTruthy();
   });
 
   it("asks for the increase once when the countdown reaches zero, then shows 'Rate increased!' for 3 s", async () => {
     const due = live({ nextRateIncrease: new Date(Date.now() - 1_000).toISOString() });
-    const { rerender } = render(<LiveStats wallet={wallet} live={due} stats={stats} />);
-    rerender(<LiveStats wallet={wallet} live={{ ...due }} stats={stats} />);
+    const { rerender } = render(<LiveStats wallet={wallet} activeTier="Tier 1" live={due} stats={stats} />);
+    rerender(<LiveStats wallet={wallet} activeTier="Tier 1" live={{ ...due }} stats={stats} />);
     expect(socket.emitted).toEqual([['increase-rate', { platform: 'demo', wallet }]]);
 
     act(() => socket.handlers.get('rate-increased')?.({ status: 'success', miningRate: 0.5 }));
@@ -121,5 +146,20 @@ describe('Live Stats', () => {
     // Real time: a timer never fires early, so the lower bound is exact; the upper allows a busy machine.
     await waitFor(() => expect(screen.queryByText('Rate increased!')).toBeNull(), { timeout: 7_000 });
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2_900);
+  });
+
+  it("without an active tier says so beside an empty bar, never 'Max rate reached' beside a full one", () => {
+    const noTier = { ...stats, tier: null, isLive: false, miningRate: 0 };
+    const idle = { ...initialSocketState, connected: true };
+    const { rerender } = render(<LiveStats wallet={wallet} activeTier={null} live={idle} stats={noTier} />);
+    const bar = () =>
+      screen.getByRole('progressbar', { name: 'Progress to the next rate increase (10 days)' });
+    expect(text('rate-countdown')).toBe('No Active Tier');
+    expect(screen.queryByText('Max rate reached')).toBeNull();
+    expect(bar().getAttribute('aria-valuenow')).toBe('0');
+    // With a tier at its max rate (no next increase), the bar is full.
+    rerender(<LiveStats wallet={wallet} activeTier="Tier 1" live={idle} stats={stats} />);
+    expect(text('rate-countdown')).toBe('Max rate reached');
+    expect(bar().getAttribute('aria-valuenow')).toBe('100');
   });
 });

@@ -10,12 +10,11 @@ import {
   SERVER_MESSAGES,
   type StreamPlatform,
 } from '@strm/shared';
-import { lazy, useEffect, useRef, useState } from 'react';
-import { Card, CardTitle, cn, DeferredChart, ProgressBar } from '../../../components/ui/index.ts';
+import { useEffect, useRef, useState } from 'react';
+import { Card, CardTitle, cn, ProgressBar } from '../../../components/ui/index.ts';
 import { emitSocket, type SocketState, useSocketEvent } from '../../../lib/socket.ts';
 import { MINING_MESSAGES } from '../messages.ts';
-
-const EarningsHistory = lazy(() => import('./EarningsHistory.tsx'));
+import { EarningsHistory } from './EarningsHistory.tsx';
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
@@ -30,10 +29,13 @@ function useNow(active: boolean): number {
 /** Live stats of the dashboard (spec §4 "Rate increase", §9). */
 export function LiveStats({
   wallet,
+  activeTier,
   live,
   stats,
 }: {
   wallet: string;
+  /** The active tier's name; null without one (no rate clock runs then). */
+  activeTier: string | null | undefined;
   live: SocketState;
   stats: MiningStats | undefined;
 }) {
@@ -117,13 +119,18 @@ export function LiveStats({
         <p className="text-sm text-slate-300">
           Next rate increase:{' '}
           <span className="font-medium text-white" data-testid="rate-countdown">
-            {remainingToIncrease === null ? 'Max rate reached' : formatDuration(remainingToIncrease)}
+            {!activeTier
+              ? MINING_MESSAGES.noActiveTier
+              : remainingToIncrease === null
+                ? MINING_MESSAGES.maxRateReached
+                : formatDuration(remainingToIncrease)}
           </span>
           {rateHint && <output className="ml-2 text-emerald-300">{MINING_MESSAGES.rateIncreased}</output>}
         </p>
         <ProgressBar
           label="Progress to the next rate increase (10 days)"
-          value={RATE_INCREASE_PERIOD_SECONDS - (remainingToIncrease ?? 0)}
+          // Empty without a tier, full once the max rate is reached.
+          value={activeTier ? RATE_INCREASE_PERIOD_SECONDS - (remainingToIncrease ?? 0) : 0}
           max={RATE_INCREASE_PERIOD_SECONDS}
           tone="success"
           className="mt-2"
@@ -132,9 +139,7 @@ export function LiveStats({
       {stats && stats.recentSessions.length > 0 && (
         <div className="mt-6">
           <h3 className="mb-2 text-sm font-semibold text-slate-200">Earnings history</h3>
-          <DeferredChart>
-            <EarningsHistory sessions={stats.recentSessions} />
-          </DeferredChart>
+          <EarningsHistory sessions={stats.recentSessions} />
         </div>
       )}
     </Card>

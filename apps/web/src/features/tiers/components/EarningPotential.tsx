@@ -1,21 +1,28 @@
 import { dashboardEarnings, formatNumber, PRODUCT } from '@strm/shared';
-import { lazy } from 'react';
-import { DeferredChart } from '../../../components/ui/index.ts';
+import { BarChart } from '../../../components/ui/index.ts';
 import { useTiers } from '../useTiers.ts';
 
-const EarningChart = lazy(() => import('./EarningChart.tsx'));
-
-/** The chart, with the same figures as a table for screen readers and before the chart loads. */
+/**
+ * Earning Potential by Tier: daily earnings at the base and the max rate over a full day's limit, as a
+ * chart drawn when it scrolls into view, with the same figures as a table for screen readers.
+ */
 export function EarningPotential() {
   const tiers = useTiers();
-  if (!tiers.data) return null;
+  if (!tiers.data) return <div style={{ height: 320 }} />;
+  const base = tiers.data.map((t) => dashboardEarnings(t, t.hourly_base_rate).daily);
+  const max = tiers.data.map((t) => dashboardEarnings(t, t.hourly_max_rate).daily);
   return (
     <div>
-      <DeferredChart>
-        <div aria-hidden="true" data-testid="earning-chart" className="min-w-0 overflow-hidden">
-          <EarningChart tiers={tiers.data} />
-        </div>
-      </DeferredChart>
+      <BarChart
+        testId="earning-chart"
+        height={320}
+        labels={tiers.data.map((t) => t.name)}
+        series={[
+          { name: `Daily at base rate (${PRODUCT})`, color: '#7c3aed', values: base },
+          { name: `Daily at max rate (${PRODUCT})`, color: '#10b981', values: max },
+        ]}
+        format={formatNumber}
+      />
       <div className="sr-only">
         <table>
           <caption>Daily earnings by tier over a full day's mining</caption>
@@ -27,11 +34,11 @@ export function EarningPotential() {
             </tr>
           </thead>
           <tbody>
-            {tiers.data.map((t) => (
+            {tiers.data.map((t, i) => (
               <tr key={t.id}>
                 <th scope="row">{t.name}</th>
-                <td>{formatNumber(dashboardEarnings(t, t.hourly_base_rate).daily)}</td>
-                <td>{formatNumber(dashboardEarnings(t, t.hourly_max_rate).daily)}</td>
+                <td>{formatNumber(base[i]!)}</td>
+                <td>{formatNumber(max[i]!)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,148 @@
+// Lighthouse (npm `lighthouse`) on the landing page of the started product, mobile and desktop profiles, in
+// Debian's Chromium with the project's flags. Prints the four category scores, LCP, TBT, CLS and the
+// JavaScript transferred (compressed, as served) of the median run by performance score; keeps every HTML
+// report in a folder it names. Returns false when a target is missed.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, freePort } from '@strm/testing';
+import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+
+export const TARGETS = {
+  /** Lighthouse performance score, mobile and desktop profiles. */
+  performance: { mobile: 95, desktop: 100 },
+  /** Accessibility, best practices and SEO, both profiles. */
+  otherCategories: 100,
+  cls: 0.05,
+  /** What the landing page downloads before Connect, gzip. */
+  landingJsKb: 150,
+  /** Dashboard time to interactive, median. */
+  dashboardTtiMs: 800,
+} as const;
+
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const reportsRoot = fileURLToPath(new URL('../../../.test-reports/lighthouse/', import.meta.url));
+
+type Profile = 'mobile' | 'desktop';
+
+/** Debian's Chromium listening for DevTools on a free port, with a fresh profile. */
+async function startChromium(): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const profile = await mkdtemp(join(tmpdir(), 'strm-lighthouse-'));
+  const child: ChildProcess = spawn(
+    process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+    await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  };
+  // Ready once its DevTools endpoint answers.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/json/version`);
+      if (res.ok) return { port, stop };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || attempt > 300) {
+      await stop();
+      throw new Error('Chromium did not open its DevTools port');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface Figures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  jsBytes: number;
+  /** Audits of the non-performance categories that did not pass (why a score is under 100). */
+  failing: string[];
+}
+
+function figures(lhr: RunnerResult['lhr']): Figures {
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const requests = (lhr.audits['network-requests']?.details as { items?: Array<Record<string, unknown>> })
+    ?.items;
+  const jsBytes = (requests ?? [])
+    .filter((r) => r.resourceType === 'Script')
+    .reduce((sum, r) => sum + Number(r.transferSize ?? 0), 0);
+  const failing: string[] = [];
+  for (const id of ['accessibility', 'best-practices', 'seo']) {
+    for (const ref of lhr.categories[id]?.auditRefs ?? []) {
+      const audit = lhr.audits[ref.id];
+      if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1)
+        failing.push(`${id}: ${ref.id}`);
+    }
+  }
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    lcpMs: value('largest-contentful-paint'),
+    tbtMs: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    jsBytes,
+    failing,
+  };
+}
+
+async function run(url: string, profile: Profile, reportPath: string): Promise<Figures> {
+  const chromium = await startChromium();
+  try {
+    const flags: Flags = { port: chromium.port, output: 'html', logLevel: 'error' };
+    const result = await lighthouse(url, flags, profile === 'desktop' ? desktopConfig : undefined);
+    if (!result) throw new Error('Lighthouse returned no result');
+    if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.message}`);
+    await writeFile(reportPath, result.report as string);
+    return figures(result.lhr);
+  } finally {
+    await chromium.stop();
+  }
+}
+
+/** Runs the profiles, prints the figures and where the reports are; false when a target is missed. */
+export async function lighthouseLanding(origin: string): Promise<boolean> {
+  const dir = join(reportsRoot, new Date().toISOString().replace(/[:.]/g, '-'));
+  await mkdir(dir, { recursive: true });
+  let met = true;
+  const rows: string[] = [];
+  for (const profile of ['mobile', 'desktop'] as const) {
+    const runs: Figures[] = [];
+    for (let i = 1; i <= RUNS; i++)
+      runs.push(await run(`${origin}/`, profile, join(dir, `${profile}-${i}.html`)));
+    const sorted = [...runs].sort((a, b) => a.performance - b.performance);
+    const f = sorted[Math.floor(sorted.length / 2)]!;
+    const misses = [
+      f.performance < TARGETS.performance[profile] &&
+        `performance ${f.performance} < ${TARGETS.performance[profile]}`,
+      f.accessibility < TARGETS.otherCategories && `accessibility ${f.accessibility}`,
+      f.bestPractices < TARGETS.otherCategories && `best practices ${f.bestPractices}`,
+      f.seo < TARGETS.otherCategories && `SEO ${f.seo}`,
+      !(f.cls < TARGETS.cls) && `CLS ${f.cls.toFixed(3)} ≥ ${TARGETS.cls}`,
+    ].filter(Boolean);
+    if (misses.length) met = false;
+    rows.push(
+      `  ${profile.padEnd(7)}  performance ${f.performance} (runs: ${runs.map((r) => r.performance).join(', ')}), accessibility ${f.accessibility}, best practices ${f.bestPractices}, SEO ${f.seo}; LCP ${Math.round(f.lcpMs)} ms, TBT ${Math.round(f.tbtMs)} ms, CLS ${f.cls.toFixed(3)}, JavaScript ${(f.jsBytes / 1024).toFixed(1)} KB transferred — ${misses.length ? `NOT met: ${misses.join('; ')}` : 'targets met'}`,
+    );
+    for (const audit of new Set(runs.flatMap((r) => r.failing)))
+      rows.push(`           failing audit: ${audit}`);
+    console.log(rows.splice(0).join('\n'));
+  }
+  console.log(`  HTML reports: ${dir}`);
+  return met;
+}
