@@ -1,10 +1,5 @@
 import { API_BASE_PATH, apiErrorSchema } from '@strm/shared';
-import { config as zodConfig, type z } from 'zod';
-
-// Zod's fast path compiles parsers with new Function(), probing for it on the first parse: under the
-// page's Content-Security-Policy (script-src 'self', no 'unsafe-eval') that probe is a CSP violation
-// (a DevTools issue on every load). The interpreted parsers are fast enough for the API's answers.
-zodConfig({ jitless: true });
+import type { z } from 'zod';
 
 /** The session token (spec §3: kept in local storage as authToken). */
 export const AUTH_TOKEN_KEY = 'authToken';
