@@ -74,6 +74,8 @@ if (bare) {
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
     DEMO_PLATFORM: 'on',
     MINING_UPDATE_INTERVAL_MS: String(intervalMs),
+    // Every client connects from this machine.
+    SOCKET_HANDSHAKES_PER_MINUTE: '1000000',
   });
   const chainDir = await mkdtemp(join(tmpdir(), 'strm-bench-chain-'));
   const local = await startLocalChain({ dataDir: chainDir, rpcPort: await freePort(), reset: true });
@@ -108,6 +110,8 @@ if (bare) {
   for (let i = 0; i < count; i += 1000) {
     const slice = wallets.slice(i, i + 1000);
     await db.prisma.streamer.createMany({ data: slice.map((wallet) => ({ wallet })) });
+    // The streamers are beta users (the server refuses a socket without access).
+    await db.prisma.betaAccess.createMany({ data: slice.map((wallet) => ({ wallet, grantedBy: 'bench' })) });
     await db.prisma.platformAccount.createMany({
       data: slice.map((wallet, j) => ({
         wallet,

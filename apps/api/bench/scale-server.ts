@@ -28,6 +28,8 @@ const config = loadConfig({
   JWT_SECRET: process.env.BENCH_JWT_SECRET,
   DEMO_PLATFORM: 'on',
   MINING_UPDATE_INTERVAL_MS: process.env.BENCH_UPDATE_MS,
+  // Every client connects from this machine.
+  SOCKET_HANDSHAKES_PER_MINUTE: '1000000',
 });
 const prisma = createPrisma(config.databaseUrl!);
 const activatedAt = new Date(Date.now() - 3 * 86_400_000);

@@ -100,6 +100,10 @@ const streamers = Array.from({ length: count }, (_v, i) => ({
 for (let i = 0; i < count; i += 1000) {
   const slice = streamers.slice(i, i + 1000);
   await db.prisma.streamer.createMany({ data: slice.map(({ wallet }) => ({ wallet })) });
+  // The streamers are beta users (the server refuses a socket without access).
+  await db.prisma.betaAccess.createMany({
+    data: slice.map(({ wallet }) => ({ wallet, grantedBy: 'bench' })),
+  });
   await db.prisma.platformAccount.createMany({
     data: slice.map(({ wallet, username }) => ({
       wallet,

@@ -8,15 +8,18 @@ import { Server as SocketServer } from 'socket.io';
 import type { AppDeps } from './deps.ts';
 import { apiDocs } from './http/api-docs.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
-import { apiRateLimit } from './http/rate-limits.ts';
+import { apiRateLimit, memoryStores, redisStores } from './http/rate-limits.ts';
 import { webApp } from './http/web-app.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { httpMetrics, requestLogging } from './observability/http.ts';
 import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
 import { apiRouter } from './routes/index.ts';
+import { AccessControl } from './services/access.ts';
 import { faucetNotFound } from './services/faucet.ts';
-import { socketHandshake } from './socket/handshake.ts';
 import { createMining, type Mining } from './services/mining/index.ts';
+import { endAccessEverywhere } from './socket/access.ts';
+import { socketHandshake } from './socket/handshake.ts';
+import { SocketCounts } from './socket/limits.ts';
 import { registerMiningSockets, socketEvents } from './socket/index.ts';
 
 export type { AppDeps };
@@ -29,6 +32,8 @@ export interface App {
   lifecycle: Lifecycle;
   /** The engine and its services; `start()` before listening, `stop()` before closing the database. */
   mining: Mining;
+  /** Who may use the product (beta access or admin); socket/access.ts's watchAccess keeps it current. */
+  access: AccessControl;
 }
 
 function contentSecurityPolicy(deps: AppDeps) {
@@ -51,7 +56,7 @@ export function createApp(deps: AppDeps): App {
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   const metrics = deps.metrics ?? createMetrics();
   const lifecycle = deps.lifecycle ?? new Lifecycle(deps.logger);
   app.use(requestLogging(deps.logger));
@@ -72,11 +77,24 @@ export function createApp(deps: AppDeps): App {
     transports: ['websocket'],
     maxHttpBufferSize: 16 * 1024,
   });
-  const mining = createMining({ ...deps, metrics, lifecycle }, socketEvents(io));
+  const access: AccessControl = new AccessControl({
+    config,
+    prisma: deps.prisma,
+    logger: deps.logger,
+    endAccess: (wallet) => endAccessEverywhere(io, mining, wallet),
+  });
+  const mining = createMining({ ...deps, metrics, lifecycle }, socketEvents(io), access);
+  // REST limits shared by the instances on one database through Redis (REDIS_URL), else per instance.
+  let stores = memoryStores;
+  if (config.redisUrl) {
+    const redis = redisStores(config.redisUrl, clusterName(deps), deps.logger);
+    lifecycle.onClose('rate-limit redis', () => redis.close());
+    stores = redis.stores;
+  }
 
   const api = express.Router();
   api.use(cors({ origin: config.webOrigins, credentials: false }));
-  api.use(apiRateLimit(config.rateLimitPerMinute));
+  api.use(apiRateLimit(config.rateLimitPerMinute, stores));
   // The dev faucet exists only beside the project's local chain and never with a treasury keypair
   // (config.faucet); elsewhere its path is unknown (404) whatever the request, answered before the body is
   // even parsed.
@@ -90,7 +108,7 @@ export function createApp(deps: AppDeps): App {
       },
     }),
   );
-  api.use(apiRouter(deps, lifecycle, mining));
+  api.use(apiRouter({ ...deps, metrics }, lifecycle, mining, { access, stores }));
   api.use(notFoundHandler);
   app.use(API_BASE_PATH, api);
 
@@ -111,8 +129,14 @@ export function createApp(deps: AppDeps): App {
 
   const server = createServer(app);
   io.attach(server);
-  io.use(socketHandshake(deps));
-  registerMiningSockets(io, mining, deps.prisma, deps.logger);
+  io.use(
+    socketHandshake(deps, {
+      access,
+      counts: new SocketCounts(config.sockets.perWallet),
+      trustProxy: app.get('trust proxy fn'),
+    }),
+  );
+  registerMiningSockets(io, mining, { ...deps, access });
   scrapedGauge(
     metrics,
     'strm_socket_connections',
@@ -126,5 +150,13 @@ export function createApp(deps: AppDeps): App {
     'Live sessions run by this instance',
     () => mining.engine.liveCount,
   );
-  return { app, server, io, metrics, lifecycle, mining };
+  return { app, server, io, metrics, lifecycle, mining, access };
+}
+
+/** The instances that belong together: those on one database (as the Redis adapter names them). */
+function clusterName(deps: AppDeps): string {
+  const url = deps.databaseUrl ?? deps.config.databaseUrl;
+  if (!url) return 'embedded';
+  const { host, pathname } = new URL(url);
+  return `${host}${pathname}`;
 }

@@ -8,6 +8,7 @@ import {
   TIKTOK_API_ENABLED,
   walletSchema,
 } from '@strm/shared';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { repoRoot } from './paths.ts';
 
@@ -34,6 +35,32 @@ const port = z.coerce.number().int().min(0).max(65_535);
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const onOff = z.enum(['on', 'off'], { error: 'must be on or off' });
 const redisUrl = z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL');
+/**
+ * Express's `trust proxy`: which hops' X-Forwarded-For to believe for a client's address (rate limits).
+ * true/false, a number of hops, or addresses, subnets and the names loopback, linklocal, uniquelocal.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): boolean | number | string[] => {
+    if (v === 'true' || v === 'false') return v === 'true';
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    try {
+      proxyaddr.compile(list);
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be true, false, a number of hops or a list of addresses/subnets (${(err as Error).message})`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
+const perSecond = z.coerce.number().positive().max(10_000);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -56,6 +83,14 @@ const envSchema = z.object({
   WEB_DIST: z.string().default(join(repoRoot, 'apps', 'web', 'dist')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  TRUST_PROXY: trustProxy.default(['loopback']),
+  // Socket.IO abuse limits (per instance).
+  SOCKETS_PER_WALLET: z.coerce.number().int().positive().default(10),
+  SOCKET_HANDSHAKES_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  SOCKET_EVENTS_PER_SECOND: perSecond.default(5),
+  SOCKET_EVENT_BURST: z.coerce.number().int().positive().default(20),
+  WALLET_EVENTS_PER_SECOND: perSecond.default(10),
+  WALLET_EVENT_BURST: z.coerce.number().int().positive().default(40),
   TREASURY_KEYPAIR_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
   DEMO_PLATFORM: z.preprocess(emptyAsUndefined, onOff.optional()),
   REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
@@ -186,6 +221,15 @@ function finalise(env: Env) {
     webDist: resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    /** Express's `trust proxy` (also used for a socket handshake's client address). */
+    trustProxy: env.TRUST_PROXY,
+    sockets: {
+      perWallet: env.SOCKETS_PER_WALLET,
+      handshakesPerMinute: env.SOCKET_HANDSHAKES_PER_MINUTE,
+      /** Token buckets on client events: per socket, and per wallet across its sockets. */
+      socketEvents: { perSecond: env.SOCKET_EVENTS_PER_SECOND, burst: env.SOCKET_EVENT_BURST },
+      walletEvents: { perSecond: env.WALLET_EVENTS_PER_SECOND, burst: env.WALLET_EVENT_BURST },
+    },
     treasuryKeypairPath: env.TREASURY_KEYPAIR_PATH && resolve(env.TREASURY_KEYPAIR_PATH),
     /** The demo streaming platform (go live without Twitch/TikTok): local configurations only (see realMoney). */
     demoPlatform:

@@ -11,6 +11,7 @@ import type { Dependencies } from './observability/dependencies.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { resolveJwtSecret } from './services/auth/secret.ts';
 import { seedDefaultTiers } from './services/tiers.ts';
+import { watchAccess } from './socket/access.ts';
 import { watchMaintenance } from './socket/maintenance.ts';
 import { attachRedisAdapter } from './socket/redis-adapter.ts';
 
@@ -68,7 +69,7 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   lifecycle.onClose('local chain', () => local.stop());
   const chain = createChain(local.rpcUrl, local.wsUrl, metrics);
   const dependencies: Dependencies = { database: db.supervision, localChain: local.supervision };
-  const { server, io, mining } = createApp({
+  const { server, io, mining, access } = createApp({
     config,
     prisma: db.prisma,
     databaseUrl: db.url,
@@ -98,6 +99,8 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     mining.onMaintenance(status.is_maintenance),
   );
   lifecycle.onClose('maintenance listener', () => maintenance.stop());
+  const accessWatcher = await watchAccess(db.url, io, access, mining, logger);
+  lifecycle.onClose('access listener', () => accessWatcher.stop());
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MaintenanceWatcher, watchMaintenance } from '../src/socket/maintenance.ts';
 import { createLogger } from '../src/logger.ts';
 import { type SignedIn, signIn } from './sign-in.ts';
-import { startTestApp, type TestApp } from './support.ts';
+import { grantAccess, startTestApp, type TestApp } from './support.ts';
 
 const configuredAdmin = Keypair.generate();
 let t: TestApp;
@@ -281,6 +281,7 @@ describe('maintenance', () => {
   });
 
   async function connected(who: SignedIn): Promise<Socket> {
+    await grantAccess(t.prisma, who.wallet);
     const socket = connectSocket(url, {
       transports: ['websocket'],
       auth: { wallet: who.wallet, authToken: who.token },

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { resolveJwtSecret } from '../src/services/auth/secret.ts';
 import { getNonce, signIn, signMessage } from './sign-in.ts';
-import { startTestApp, TEST_JWT_SECRET, type TestApp } from './support.ts';
+import { grantAccess, startTestApp, TEST_JWT_SECRET, type TestApp } from './support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -316,8 +316,9 @@ describe('the Socket.IO handshake', () => {
       });
     });
 
-  it('accepts a signed-in wallet', async () => {
+  it('accepts a signed-in wallet with beta access', async () => {
     const me = await signIn(t.app);
+    await grantAccess(t.prisma, me.wallet);
     expect(await connect({ wallet: me.wallet, authToken: me.token })).toEqual({ connected: true });
   });
 

@@ -21,7 +21,7 @@ import {
 } from './engine-harness.ts';
 import { type RunningApi, startApiProcess } from './process.ts';
 import { watchPublishes } from './redis-monitor.ts';
-import { createTestDatabase } from './support.ts';
+import { createTestDatabase, grantAccess } from './support.ts';
 
 const JWT_SECRET = 'cluster-test-secret-cluster-test-secret';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -98,6 +98,7 @@ async function streamer(home: RunningApi, instances: RunningApi[]) {
   const { keypair } = await activatedWallet(chain);
   const wallet = keypair.publicKey.toBase58();
   const username = `cl_${wallet.slice(0, 8).toLowerCase()}`;
+  await grantAccess(prisma, wallet);
   await call(home.url, wallet, 'POST', '/dev/demo/account', { username });
   // The demo platform lives in each process's memory (Twitch or TikTok would answer every instance alike).
   for (const api of instances) await call(api.url, wallet, 'PUT', '/dev/demo/live', { live: true });

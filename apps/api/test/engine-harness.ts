@@ -35,8 +35,9 @@ import type { PlatformAdapter } from '../src/platforms/adapter.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { watchAccess } from '../src/socket/access.ts';
 import { watchMaintenance } from '../src/socket/maintenance.ts';
-import { createTestDatabase, fakeClock } from './support.ts';
+import { createTestDatabase, fakeClock, grantAccess } from './support.ts';
 
 export type FakeClock = ReturnType<typeof fakeClock>;
 
@@ -98,6 +99,9 @@ export const TEST_ENGINE_ENV = {
   MINING_UPDATE_INTERVAL_MS: '5000',
   MINING_CHECKPOINT_INTERVAL_MS: '60000',
   TIERS_REFRESH_MS: '60000',
+  // Every client of a test connects from 127.0.0.1, and some open many tabs of one wallet.
+  SOCKET_HANDSHAKES_PER_MINUTE: '100000',
+  SOCKETS_PER_WALLET: '100',
 };
 
 export async function startEngineServer(
@@ -139,6 +143,7 @@ export async function startEngineServer(
   const maintenance = await watchMaintenance(db.url, app.io, createLogger('silent'), (status) =>
     app.mining.onMaintenance(status.is_maintenance),
   );
+  const access = await watchAccess(db.url, app.io, app.access, app.mining, createLogger('silent'));
   await new Promise<void>((resolve) => app.server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = app.server.address() as { port: number };
   return {
@@ -151,6 +156,7 @@ export async function startEngineServer(
     config,
     async close() {
       await maintenance.stop();
+      await access.stop();
       app.io.close();
       await new Promise((r) => app.server.close(r));
       await app.mining.stop();
@@ -164,10 +170,16 @@ export async function startEngineServer(
 
 export type Client = Socket;
 
-export async function connect(server: EngineServer, wallet: string): Promise<Client> {
+/** A socket of `wallet`, a beta user (given access first unless `access: false`). */
+export async function connect(
+  server: EngineServer,
+  wallet: string,
+  opts: { access?: boolean; authToken?: string } = {},
+): Promise<Client> {
+  if (opts.access !== false) await grantAccess(server.prisma, wallet);
   const socket = connectSocket(server.url, {
     transports: ['websocket'],
-    auth: { wallet, authToken: issueAuthToken(server.config, wallet, server.clock) },
+    auth: { wallet, authToken: opts.authToken ?? issueAuthToken(server.config, wallet, server.clock) },
     reconnection: false,
     forceNew: true,
   });

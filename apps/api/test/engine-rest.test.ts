@@ -23,6 +23,7 @@ import {
   verifiedDemoAccount,
   waitFor,
 } from './engine-harness.ts';
+import { grantAccess } from './support.ts';
 
 const H = 3_600_000;
 const DAY = 86_400_000;
@@ -139,6 +140,7 @@ describe('GET /api/v1/streamer and mining-stats', () => {
   it("refuses another wallet's stats and requests without a token", async () => {
     const me = Keypair.generate().publicKey.toBase58();
     const other = Keypair.generate().publicKey.toBase58();
+    await grantAccess(server.prisma, me);
     const res = await api()
       .get(`/api/v1/streamer/mining-stats?wallet=${other}`)
       .set('Authorization', bearer(me));
@@ -150,6 +152,7 @@ describe('GET /api/v1/streamer and mining-stats', () => {
 describe('PUT /api/v1/streamer/timezone', () => {
   it('sets the first zone without counting it, allows two changes and refuses the third', async () => {
     const wallet = Keypair.generate().publicKey.toBase58();
+    await grantAccess(server.prisma, wallet);
     const put = (timezone: string) =>
       api().put('/api/v1/streamer/timezone').set('Authorization', bearer(wallet)).send({ timezone });
     expect((await put('Europe/Paris')).body).toMatchObject({

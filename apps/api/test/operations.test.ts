@@ -15,7 +15,7 @@ import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/observability/metrics.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers.ts';
-import { createTestDatabase, fakeClock } from './support.ts';
+import { createTestDatabase, fakeClock, grantAccess } from './support.ts';
 
 const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -51,6 +51,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrisma(db.url);
   await seedDefaultTiers(prisma);
+  await grantAccess(prisma, wallet);
   webDist = await mkdtemp(join(tmpdir(), 'strm-web-'));
   await mkdir(join(webDist, 'assets'));
   await writeFile(

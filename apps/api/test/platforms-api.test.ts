@@ -6,7 +6,7 @@ import { FakeTikTok, FakeTwitch } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { adminQuery, startTestApp, type TestApp } from './support.ts';
+import { adminQuery, grantAccess, startTestApp, type TestApp } from './support.ts';
 
 const twitch = new FakeTwitch();
 const tiktok = new FakeTikTok();
@@ -34,15 +34,22 @@ afterAll(async () => {
 });
 
 const newWallet = () => Keypair.generate().publicKey.toBase58();
+/** Requests as `wallet`, a beta user (given access on its first request). */
 const as = (app: TestApp, wallet: string) => {
   const auth = `Bearer ${issueAuthToken(app.config, wallet, app.clock)}`;
+  const access = grantAccess(app.prisma, wallet);
   return {
-    get: (path: string) => request(app.app).get(`/api/v1${path}`).set('Authorization', auth),
-    post: (path: string, body: unknown) =>
-      request(app.app)
+    get: async (path: string) => {
+      await access;
+      return request(app.app).get(`/api/v1${path}`).set('Authorization', auth);
+    },
+    post: async (path: string, body: unknown) => {
+      await access;
+      return request(app.app)
         .post(`/api/v1${path}`)
         .set('Authorization', auth)
-        .send(body as object),
+        .send(body as object);
+    },
   };
 };
 

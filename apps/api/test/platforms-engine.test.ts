@@ -5,6 +5,7 @@ import { FakeTikTok, FakeTwitch, freePort } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
+import { grantAccess } from './support.ts';
 import {
   activatedWallet,
   type Client,
@@ -65,6 +66,7 @@ afterAll(async () => {
 async function twitchStreamer(login: string, target: EngineServer = server) {
   const { keypair, signature } = await activatedWallet(chain);
   const wallet = keypair.publicKey.toBase58();
+  await grantAccess(target.prisma, wallet);
   const auth = `Bearer ${issueAuthToken(target.config, wallet, target.clock)}`;
   await request(target.app.app)
     .post('/api/v1/update-streamer-username')
@@ -242,6 +244,7 @@ describe('TikTok live detection in the engine', () => {
   it('verifies by bio code, mines while live with the viewer count, and ends when the LIVE ends', async () => {
     const { keypair, signature } = await activatedWallet(chain);
     const wallet = keypair.publicKey.toBase58();
+    await grantAccess(server.prisma, wallet);
     const auth = `Bearer ${issueAuthToken(server.config, wallet, server.clock)}`;
     const api = (path: string, body: object) =>
       request(server.app.app).post(`/api/v1${path}`).set('Authorization', auth).send(body);

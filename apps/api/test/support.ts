@@ -9,6 +9,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { applyMigrations } from '../src/db/schema-engine.ts';
 import { createLogger } from '../src/logger.ts';
+import { grantBetaAccess } from '../src/services/beta-access.ts';
 import { seedDefaultTiers } from '../src/services/tiers.ts';
 
 export async function adminQuery(url: string, sql: string, params: unknown[] = []) {
@@ -38,6 +39,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     url,
     drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).then(() => {}),
   };
+}
+
+/**
+ * Gives wallets beta access through the admin service (what `PUT /admin/beta-access/:wallet` and `pnpm
+ * admin grant` run): the set-up of every test whose wallets use the dashboard's routes and sockets.
+ */
+export async function grantAccess(prisma: PrismaClient, ...wallets: string[]): Promise<void> {
+  for (const wallet of wallets) await grantBetaAccess(prisma, 'test-setup', wallet, new Date());
 }
 
 /** A mutable clock for tests. */
@@ -71,9 +80,15 @@ export interface TestApp {
 
 /** The real app over a fresh database; the chain defaults to an address nothing listens on. */
 export async function startTestApp(
-  opts: { chain?: Chain; env?: Record<string, string>; localChain?: ChainInfo } = {},
+  opts: {
+    chain?: Chain;
+    env?: Record<string, string>;
+    localChain?: ChainInfo;
+    /** Another app's database (a second instance of one deployment): not dropped at close. */
+    databaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
@@ -86,7 +101,7 @@ export async function startTestApp(
   await seedDefaultTiers(prisma);
   const chain = opts.chain ?? createChain('http://127.0.0.1:9');
   const clock = fakeClock();
-  const { app, server, io, mining } = createApp({
+  const { app, server, io, mining, lifecycle } = createApp({
     config,
     prisma,
     chain,
@@ -107,6 +122,7 @@ export async function startTestApp(
       io.close();
       if (server.listening) await new Promise((resolve) => server.close(resolve));
       await mining.stop();
+      await lifecycle.closeAll();
       await prisma.$disconnect();
       await db.drop();
     },

@@ -4,7 +4,7 @@ import { streamerResponseSchema, timezoneResponseSchema } from '@strm/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './sign-in.ts';
-import { startTestApp, type TestApp } from './support.ts';
+import { grantAccess, startTestApp, type TestApp } from './support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,6 +16,7 @@ describe('the time zone at first sign-in', () => {
   it('GET /streamer says a new streamer never set one; the first PUT sets it without counting a change', async () => {
     t.clock.set(new Date('2026-03-01T10:00:00Z'));
     const user = await signIn(t.app);
+    await grantAccess(t.prisma, user.wallet);
     const read = async () => {
       const res = await request(t.app).get('/api/v1/streamer').query({ wallet: user.wallet }).set(user.auth);
       expect(res.status).toBe(200);

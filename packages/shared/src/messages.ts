@@ -76,4 +76,11 @@ export const SERVER_MESSAGES = {
   oauthStateExpired: 'This authorization took too long and has expired. Please authorize again.',
   tiktokVerified: 'Your TikTok account is verified',
   twitchVerified: 'Your Twitch account is verified',
+  // Access and abuse limits (REST 403/429 bodies, socket connect_error data and error events).
+  betaAccessRequired: 'This wallet does not have beta access',
+  accessRevoked: 'Your beta access has been revoked',
+  sessionExpired: 'Session expired, please sign in again',
+  tooManyRequests: 'Too many requests, please slow down',
+  tooManyConnections: 'Too many connections for this wallet. Close another tab and try again.',
+  tooManyConnectionAttempts: 'Too many connection attempts, please wait a moment',
 } as const;

@@ -453,6 +453,7 @@ export const serverEvents = {
       'maintenance',
       'tier-deactivated',
       'not-live',
+      'access-revoked',
     ]),
   }),
   'joined-room': z.object({ platform: streamPlatformSchema, room: z.string() }),

@@ -2,6 +2,7 @@
 // another wallet is refused (admins act on other wallets only through the admin routes).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../deps.ts';
+import type { AccessControl } from '../services/access.ts';
 import { isAdmin } from '../services/admins.ts';
 import { verifyAuthToken } from '../services/auth/tokens.ts';
 import { AppError } from './app-error.ts';
@@ -27,6 +28,15 @@ export function bearerToken(req: Request): string | undefined {
 export function requireWallet(deps: AuthDeps): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     req.wallet = verifyAuthToken(deps.config, bearerToken(req), deps.clock);
+    next();
+  };
+}
+
+/** requireWallet, then 403 (with why) unless that wallet has beta access or is an admin. */
+export function requireAccess(deps: AuthDeps, access: AccessControl): RequestHandler {
+  return async (req, _res, next) => {
+    req.wallet = verifyAuthToken(deps.config, bearerToken(req), deps.clock);
+    await access.require(req.wallet);
     next();
   };
 }

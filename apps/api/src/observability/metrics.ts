@@ -14,6 +14,8 @@ export interface Metrics {
   backgroundFailing: Gauge<'loop'>;
   /** Promise rejections nothing handled (each is a bug: the process logs it and goes on). */
   unhandledRejections: Counter;
+  /** Sign-ins refused from memory: the same request's signature had already failed verification. */
+  signInRefusalsRemembered: Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -50,6 +52,11 @@ export function createMetrics(): Metrics {
     unhandledRejections: new Counter({
       name: 'strm_unhandled_rejections_total',
       help: 'Promise rejections nothing handled (logged with their origin; the process goes on)',
+      registers: [registry],
+    }),
+    signInRefusalsRemembered: new Counter({
+      name: 'strm_sign_in_refusals_remembered_total',
+      help: 'Sign-in requests refused at once because the same signature had already failed verification',
       registers: [registry],
     }),
   };

@@ -5,6 +5,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { requireAdmin, walletOf } from '../http/auth.ts';
+import type { AccessControl } from '../services/access.ts';
 import { demoteAdmin, listAdmins, promoteAdmin } from '../services/admins.ts';
 import { listAdminActions } from '../services/audit.ts';
 import { grantBetaAccess, revokeBetaAccess } from '../services/beta-access.ts';
@@ -12,7 +13,7 @@ import { listRegistrations } from '../services/registrations.ts';
 
 const walletParams = z.object({ wallet: walletSchema });
 
-export function adminRouter(deps: AppDeps): Router {
+export function adminRouter(deps: AppDeps, access: AccessControl): Router {
   const router = Router();
   router.use('/admin', requireAdmin(deps));
 
@@ -22,12 +23,17 @@ export function adminRouter(deps: AppDeps): Router {
 
   router.put('/admin/beta-access/:wallet', async (req, res) => {
     const { wallet } = walletParams.parse(req.params);
-    res.json(await grantBetaAccess(deps.prisma, walletOf(req), wallet, deps.clock.now()));
+    const granted = await grantBetaAccess(deps.prisma, walletOf(req), wallet, deps.clock.now());
+    access.forget(wallet);
+    res.json(granted);
   });
 
   router.delete('/admin/beta-access/:wallet', async (req, res) => {
     const { wallet } = walletParams.parse(req.params);
-    res.json(await revokeBetaAccess(deps.prisma, walletOf(req), wallet, deps.clock.now()));
+    const revoked = await revokeBetaAccess(deps.prisma, walletOf(req), wallet, deps.clock.now());
+    // Its live session ends and its sockets close, whichever instances run them.
+    await access.changed(wallet);
+    res.json(revoked);
   });
 
   router.get('/admin/admins', async (_req, res) => {
@@ -36,12 +42,16 @@ export function adminRouter(deps: AppDeps): Router {
 
   router.put('/admin/admins/:wallet', async (req, res) => {
     const { wallet } = walletParams.parse(req.params);
-    res.json(await promoteAdmin(deps, walletOf(req), wallet, deps.clock.now()));
+    const promoted = await promoteAdmin(deps, walletOf(req), wallet, deps.clock.now());
+    access.forget(wallet);
+    res.json(promoted);
   });
 
   router.delete('/admin/admins/:wallet', async (req, res) => {
     const { wallet } = walletParams.parse(req.params);
-    res.json(await demoteAdmin(deps, walletOf(req), wallet, deps.clock.now()));
+    const demoted = await demoteAdmin(deps, walletOf(req), wallet, deps.clock.now());
+    await access.changed(wallet);
+    res.json(demoted);
   });
 
   router.get('/admin/audit', async (req, res) => {

@@ -2,21 +2,31 @@ import { walletSchema } from '@strm/shared';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { authRateLimit } from '../http/rate-limits.ts';
-import { authenticate, createNonce } from '../services/auth/sign-in.ts';
+import { authRateLimit, type RateLimitStores } from '../http/rate-limits.ts';
+import { authenticate, createNonce, RefusedSignatures } from '../services/auth/sign-in.ts';
 
 const nonceQuerySchema = z.object({ publicKey: walletSchema });
 
-export function authRouter(deps: AppDeps): Router {
+export function authRouter(deps: AppDeps, stores: RateLimitStores): Router {
   const router = Router();
+  const remembered = deps.metrics?.signInRefusalsRemembered;
+  const refused = new RefusedSignatures(() => remembered?.inc());
   // Nonces cost a row each; three per sign-in attempt is plenty.
-  router.get('/nonce', authRateLimit(deps.config.authRateLimitPerMinute * 3), async (req, res) => {
-    const { publicKey } = nonceQuerySchema.parse(req.query);
-    res.json(await createNonce(deps, publicKey));
-  });
-  router.post('/authenticate', authRateLimit(deps.config.authRateLimitPerMinute), async (req, res) => {
-    const { token } = await authenticate(deps, req.body);
-    res.json({ token });
-  });
+  router.get(
+    '/nonce',
+    authRateLimit('nonce', deps.config.authRateLimitPerMinute * 3, stores),
+    async (req, res) => {
+      const { publicKey } = nonceQuerySchema.parse(req.query);
+      res.json(await createNonce(deps, publicKey));
+    },
+  );
+  router.post(
+    '/authenticate',
+    authRateLimit('authenticate', deps.config.authRateLimitPerMinute, stores),
+    async (req, res) => {
+      const { token } = await authenticate(deps, req.body, refused);
+      res.json({ token });
+    },
+  );
   return router;
 }

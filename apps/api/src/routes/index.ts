@@ -3,7 +3,9 @@ import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { AppDeps } from '../deps.ts';
 import { buildOpenApi, methodNotAllowed } from '../http/openapi.ts';
+import type { RateLimitStores } from '../http/rate-limits.ts';
 import type { Lifecycle } from '../lifecycle.ts';
+import type { AccessControl } from '../services/access.ts';
 import { runFaucet } from '../services/faucet.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { adminRouter } from './admin.ts';
@@ -16,7 +18,12 @@ import { platformsRouter } from './platforms.ts';
 import { registrationsRouter } from './registrations.ts';
 import { streamerRouter } from './streamer.ts';
 
-export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): Router {
+export function apiRouter(
+  deps: AppDeps,
+  lifecycle: Lifecycle,
+  mining: Mining,
+  guards: { access: AccessControl; stores: RateLimitStores },
+): Router {
   const router = Router();
 
   router.use(healthRouter(deps, lifecycle));
@@ -47,14 +54,14 @@ export function apiRouter(deps: AppDeps, lifecycle: Lifecycle, mining: Mining): 
     );
   }
 
-  router.use(authRouter(deps));
+  router.use(authRouter(deps, guards.stores));
   router.use(registrationsRouter(deps));
   router.use(maintenanceRouter(deps));
   router.use(marketRouter(deps));
   router.use(streamerRouter(deps, mining));
-  router.use(miningRouter(deps, mining));
-  router.use(platformsRouter(deps, mining));
-  router.use(adminRouter(deps));
+  router.use(miningRouter(deps, mining, guards.access));
+  router.use(platformsRouter(deps, mining, guards.access));
+  router.use(adminRouter(deps, guards.access));
   router.use(methodNotAllowed(features));
 
   return router;

@@ -10,7 +10,8 @@ import {
 import { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { assertOwnWallet, requireAdmin, requireWallet, walletOf } from '../http/auth.ts';
+import { assertOwnWallet, requireAccess, requireAdmin, walletOf } from '../http/auth.ts';
+import type { AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { miningStats } from '../services/streamer/mining-stats.ts';
 import { adjustPendingReward, changeTimezone, SettingsError } from '../services/streamer/settings.ts';
@@ -20,11 +21,12 @@ function settingsError(err: unknown): never {
   throw err;
 }
 
-export function miningRouter(deps: AppDeps, mining: Mining): Router {
+export function miningRouter(deps: AppDeps, mining: Mining, access: AccessControl): Router {
   const router = Router();
   const { engine } = mining;
+  const signedIn = requireAccess(deps, access);
 
-  router.get('/streamer/mining-stats', requireWallet(deps), async (req, res) => {
+  router.get('/streamer/mining-stats', signedIn, async (req, res) => {
     assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
     res.json(
       await miningStats(
@@ -34,7 +36,7 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
     );
   });
 
-  router.put('/streamer/timezone', requireWallet(deps), async (req, res) => {
+  router.put('/streamer/timezone', signedIn, async (req, res) => {
     const { timezone } = timezoneRequestSchema.parse(req.body ?? {});
     const result = await changeTimezone(
       { prisma: deps.prisma, clock: deps.clock, isLive: (w) => engine.liveAnywhere(w) },
@@ -61,7 +63,7 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
 
   const demo = mining.demo;
   if (demo) {
-    router.post('/dev/demo/account', requireWallet(deps), async (req, res) => {
+    router.post('/dev/demo/account', signedIn, async (req, res) => {
       const { username } = demoAccountRequestSchema.parse(req.body ?? {});
       const wallet = walletOf(req);
       const name = username.replace(/^@/, '');
@@ -83,7 +85,7 @@ export function miningRouter(deps: AppDeps, mining: Mining): Router {
       res.json({ success: true, platform: 'demo', username: account.username, isVerified: true });
     });
 
-    router.put('/dev/demo/live', requireWallet(deps), async (req, res) => {
+    router.put('/dev/demo/live', signedIn, async (req, res) => {
       const { live, viewers } = demoLiveRequestSchema.parse(req.body ?? {});
       const account = await deps.prisma.platformAccount.findUnique({
         where: { wallet_platform: { wallet: walletOf(req), platform: 'demo' } },

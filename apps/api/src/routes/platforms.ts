@@ -12,11 +12,12 @@ import {
 import { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { assertOwnWallet, requireWallet, walletOf } from '../http/auth.ts';
+import { assertOwnWallet, requireAccess, walletOf } from '../http/auth.ts';
+import type { AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { PlatformAccounts } from '../services/platforms/verification.ts';
 
-export function platformsRouter(deps: AppDeps, mining: Mining): Router {
+export function platformsRouter(deps: AppDeps, mining: Mining, access: AccessControl): Router {
   const router = Router();
   const { config } = deps;
   const accounts = new PlatformAccounts({
@@ -28,7 +29,8 @@ export function platformsRouter(deps: AppDeps, mining: Mining): Router {
     isLive: (wallet) => mining.engine.liveAnywhere(wallet),
     codeTtlSeconds: config.platforms.tiktok.codeTtlSeconds,
   });
-  const auth = requireWallet(deps);
+  // Signed in with beta access (or an admin); the EventSub webhook alone is Twitch's.
+  const auth = requireAccess(deps, access);
 
   router.get('/twitch/auth', auth, async (req, res) => {
     res.json({ url: await accounts.twitchAuthorizeUrl(walletOf(req)) });

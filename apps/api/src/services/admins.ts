@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { AppError } from '../http/app-error.ts';
+import { ACCESS_CHANNEL } from './access.ts';
 import { recordAdminAction } from './audit.ts';
 
 export interface AdminDeps {
@@ -43,6 +44,8 @@ export async function promoteAdmin(deps: AdminDeps, actor: string, wallet: strin
       update: {},
     });
     await recordAdminAction(tx, { actor, action: 'promote_admin', target: wallet, at });
+    // An admin has access without a grant (services/access.ts).
+    await tx.$executeRaw`SELECT pg_notify(${ACCESS_CHANNEL}, ${wallet})`;
   });
   return { wallet, isAdmin: true };
 }
@@ -59,6 +62,7 @@ export async function demoteAdmin(deps: AdminDeps, actor: string, wallet: string
     const { count } = await tx.admin.deleteMany({ where: { wallet } });
     if (count === 0) throw AppError.notFound('This wallet is not an admin', 'not_admin');
     await recordAdminAction(tx, { actor, action: 'demote_admin', target: wallet, at });
+    await tx.$executeRaw`SELECT pg_notify(${ACCESS_CHANNEL}, ${wallet})`;
   });
   return { wallet, isAdmin: false };
 }

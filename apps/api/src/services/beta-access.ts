@@ -1,6 +1,8 @@
-// Beta access (the spec's check_beta_access): a registration alone gives none; an admin grants it.
+// Beta access (the spec's check_beta_access): a registration alone gives none; an admin grants it. A
+// change is announced on ACCESS_CHANNEL with the transaction that makes it (services/access.ts).
 import type { PrismaClient } from '../db/index.ts';
 import { AppError } from '../http/app-error.ts';
+import { ACCESS_CHANNEL } from './access.ts';
 import { recordAdminAction } from './audit.ts';
 
 export async function hasBetaAccess(prisma: PrismaClient, wallet: string): Promise<boolean> {
@@ -10,12 +12,13 @@ export async function hasBetaAccess(prisma: PrismaClient, wallet: string): Promi
 /** Grants access (idempotent: a second grant keeps the first grant's author and time); audited. */
 export async function grantBetaAccess(prisma: PrismaClient, actor: string, wallet: string, at: Date) {
   await prisma.$transaction(async (tx) => {
-    await tx.betaAccess.upsert({
-      where: { wallet },
-      create: { wallet, grantedBy: actor, grantedAt: at },
-      update: {},
+    // ON CONFLICT DO NOTHING: two grants at once both succeed (an upsert's insert would fail the second).
+    await tx.betaAccess.createMany({
+      data: [{ wallet, grantedBy: actor, grantedAt: at }],
+      skipDuplicates: true,
     });
     await recordAdminAction(tx, { actor, action: 'grant_access', target: wallet, at });
+    await tx.$executeRaw`SELECT pg_notify(${ACCESS_CHANNEL}, ${wallet})`;
   });
   return { wallet, hasAccess: true };
 }
@@ -25,6 +28,7 @@ export async function revokeBetaAccess(prisma: PrismaClient, actor: string, wall
     const { count } = await tx.betaAccess.deleteMany({ where: { wallet } });
     if (count === 0) throw AppError.notFound('This wallet has no beta access', 'no_access');
     await recordAdminAction(tx, { actor, action: 'revoke_access', target: wallet, at });
+    await tx.$executeRaw`SELECT pg_notify(${ACCESS_CHANNEL}, ${wallet})`;
   });
   return { wallet, hasAccess: false };
 }

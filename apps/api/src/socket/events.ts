@@ -45,6 +45,9 @@ function namedWallet(payload: Record<string, unknown>): unknown {
   return payload.wallet ?? payload.walletId;
 }
 
+/** Every socket of a wallet (all its tabs) joins this room. */
+export const walletRoom = (wallet: string) => `wallet:${wallet}`;
+
 export function walletOfSocket(socket: Socket): string {
   return (socket.data as { wallet: string }).wallet;
 }

@@ -2,14 +2,21 @@
 // is `wallet` (when given). Anything else is refused at connect with `connect_error` whose message is the
 // API's error message and whose `data` is `{ error, message }`. Event handlers behind it read the
 // wallet from `socket.data.wallet`, never from a payload.
+import { SERVER_MESSAGES } from '@strm/shared';
+import proxyaddr from 'proxy-addr';
 import type { Socket } from 'socket.io';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { verifyAuthToken } from '../services/auth/tokens.ts';
+import { type AccessControl, accessRequired } from '../services/access.ts';
+import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
+import { KeyedBuckets, type SocketCounts } from './limits.ts';
 
 export interface SocketData {
   /** The signed-in wallet (the token's subject). */
   wallet: string;
+  /** When its token expires: the socket is closed then (socket/index.ts). */
+  expiresAtMs: number;
 }
 
 type ConnectError = Error & { data?: { error: string; message: string } };
@@ -19,31 +26,69 @@ function refusal(err: AppError): ConnectError {
 }
 
 /** Checks a handshake's auth and answers the wallet it signs in, or throws a 401/403 AppError. */
-export function authenticateHandshake(deps: Pick<AppDeps, 'config' | 'clock'>, auth: unknown): string {
+export function authenticateHandshake(
+  deps: Pick<AppDeps, 'config' | 'clock'>,
+  auth: unknown,
+): { wallet: string; expiresAtMs: number } {
   const { wallet, authToken } = (auth ?? {}) as { wallet?: unknown; authToken?: unknown };
-  const tokenWallet = verifyAuthToken(
+  const claims = verifyAuthTokenClaims(
     deps.config,
     typeof authToken === 'string' ? authToken : undefined,
     deps.clock,
   );
-  if (wallet !== undefined && wallet !== tokenWallet) {
+  if (wallet !== undefined && wallet !== claims.wallet) {
     throw AppError.forbidden(
       'This connection names another wallet than the signed-in one',
       'wallet_mismatch',
     );
   }
-  return tokenWallet;
+  return claims;
 }
 
-/** `io.use(socketHandshake(deps))`: refuses unauthenticated sockets before any event handler runs. */
-export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>) {
-  return (socket: Socket, next: (err?: Error) => void) => {
+export interface HandshakeGuards {
+  access: AccessControl;
+  /** Sockets per wallet on this instance. */
+  counts: SocketCounts;
+  /** Express's compiled `trust proxy` (the client's address as the REST limits see it). */
+  trustProxy: (addr: string, i: number) => boolean;
+}
+
+/**
+ * `io.use(socketHandshake(deps, guards))`: refuses a socket before any event handler runs when its
+ * address opens sockets too fast, its token is not valid, its wallet has no beta access (nor is an admin),
+ * or the wallet has SOCKETS_PER_WALLET sockets here already. An admitted socket counts until it closes.
+ */
+export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, guards: HandshakeGuards) {
+  const { handshakesPerMinute } = deps.config.sockets;
+  const perAddress = new KeyedBuckets({ perSecond: handshakesPerMinute / 60, burst: handshakesPerMinute });
+  return async (socket: Socket, next: (err?: Error) => void) => {
     try {
-      (socket.data as SocketData).wallet = authenticateHandshake(deps, socket.handshake.auth);
+      const address = proxyaddr(socket.request, guards.trustProxy);
+      if (!perAddress.take(address)) {
+        throw new AppError(429, 'rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
+      }
+      const { wallet, expiresAtMs } = authenticateHandshake(deps, socket.handshake.auth);
+      if (!(await guards.access.allowed(wallet))) throw accessRequired();
+      if (!guards.counts.admit(wallet)) {
+        throw new AppError(429, 'too_many_connections', SERVER_MESSAGES.tooManyConnections);
+      }
+      let counted = true;
+      const release = () => {
+        if (counted) guards.counts.release(wallet);
+        counted = false;
+      };
+      // Whichever comes first: the socket's disconnect, or its connection closing before it joined.
+      socket.once('disconnect', release);
+      socket.conn.once('close', release);
+      Object.assign(socket.data as SocketData, { wallet, expiresAtMs });
       next();
     } catch (err) {
       if (err instanceof AppError) {
         next(refusal(err));
+        return;
+      }
+      if (isDatabaseUnavailable(err)) {
+        next(refusal(AppError.unavailable(SERVER_MESSAGES.databaseUnavailable, 'database_unavailable')));
         return;
       }
       deps.logger.error({ err }, 'socket handshake failed');

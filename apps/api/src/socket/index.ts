@@ -1,18 +1,26 @@
 // The Socket.IO side of the mining engine: one room per wallet (every tab), handlers per event group.
-import type { ServerEventName, ServerEventPayload } from '@strm/shared';
-import type { Server } from 'socket.io';
+import { SERVER_MESSAGES, type ServerEventName, type ServerEventPayload } from '@strm/shared';
+import type { Server, Socket } from 'socket.io';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
+import type { AccessControl } from '../services/access.ts';
 import type { EngineEvents, SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
-import { walletOfSocket } from './events.ts';
+import { emit, walletOfSocket, walletRoom } from './events.ts';
+import type { SocketData } from './handshake.ts';
+import { KeyedBuckets, TokenBucket } from './limits.ts';
 import { registerMining } from './mining.ts';
 import { onlyHere } from './redis-adapter.ts';
 import { registerRewards } from './rewards.ts';
 import { registerRooms } from './rooms.ts';
 import { registerTiers } from './tiers.ts';
 
-const walletRoom = (wallet: string) => `wallet:${wallet}`;
+/** setTimeout's longest delay; a token valid longer is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A socket over its event limit is told so at most this often (the flood itself is dropped silently). */
+const LIMIT_NOTICE_MS = 1000;
 
 /** Between instances: a request on a live session, for the instance that owns it (cluster.test.ts). */
 const SESSION_CONTROL = 'strm:session-control';
@@ -56,13 +64,60 @@ export function socketEvents(io: Server): EngineEvents {
   };
 }
 
+export interface SocketDeps {
+  config: Pick<Config, 'sockets'>;
+  clock: Clock;
+  prisma: PrismaClient;
+  logger: Logger;
+  access: AccessControl;
+}
+
+/**
+ * Client events pass a bucket of the socket's and one of its wallet's (all its sockets here); an event
+ * over either limit is dropped before it is parsed, and the socket is told with an `error` event.
+ */
+function limitEvents(socket: Socket, wallet: string, perWallet: KeyedBuckets, deps: SocketDeps): void {
+  const own = new TokenBucket(deps.config.sockets.socketEvents);
+  let toldAtMs = Number.NEGATIVE_INFINITY;
+  socket.use(([event], next) => {
+    if (own.take() && perWallet.take(wallet)) {
+      next();
+      return;
+    }
+    const now = performance.now();
+    if (now - toldAtMs >= LIMIT_NOTICE_MS) {
+      toldAtMs = now;
+      emit(socket, 'error', { message: SERVER_MESSAGES.tooManyRequests, event: String(event) });
+    }
+  });
+}
+
+/** Closes the socket when its token expires, telling the client why first. */
+function closeAtExpiry(socket: Socket, deps: SocketDeps): void {
+  const { expiresAtMs } = socket.data as SocketData;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const left = expiresAtMs - deps.clock.now().getTime();
+    if (left > MAX_TIMER_MS) {
+      timer = setTimeout(arm, MAX_TIMER_MS);
+      return;
+    }
+    timer = setTimeout(
+      () => {
+        emit(socket, 'error', { message: SERVER_MESSAGES.sessionExpired });
+        socket.disconnect();
+      },
+      Math.max(0, left),
+    );
+  };
+  arm();
+  socket.once('disconnect', () => clearTimeout(timer));
+}
+
 /** Registers the handlers on every authenticated connection (the handshake middleware runs first). */
-export function registerMiningSockets(
-  io: Server,
-  mining: Mining,
-  prisma: PrismaClient,
-  logger: Logger,
-): void {
+export function registerMiningSockets(io: Server, mining: Mining, deps: SocketDeps): void {
+  const { prisma, logger } = deps;
+  const perWallet = new KeyedBuckets(deps.config.sockets.walletEvents);
   io.on(
     SESSION_CONTROL,
     (owner: string, request: SessionControl, ack: (answer: SessionControlAnswer | null) => void) => {
@@ -74,11 +129,13 @@ export function registerMiningSockets(
   );
   io.on('connection', (socket) => {
     const wallet = walletOfSocket(socket);
+    limitEvents(socket, wallet, perWallet, deps);
+    closeAtExpiry(socket, deps);
     void socket.join(walletRoom(wallet));
     mining.engine.socketConnected(wallet);
     socket.on('disconnect', () => mining.engine.socketDisconnected(wallet));
     registerRooms(socket, mining, logger);
-    registerMining(socket, mining, prisma, logger);
+    registerMining(socket, mining, prisma, logger, deps.access);
     registerTiers(socket, mining, logger);
     registerRewards(socket, mining, logger);
   });

@@ -1,8 +1,9 @@
 // start-stream / stop-stream / increase-rate. The engine decides; this only maps.
-import { fromBaseUnits } from '@strm/shared';
+import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import type { Socket } from 'socket.io';
 import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
+import type { AccessControl } from '../services/access.ts';
 import { MiningError } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { emit, handle, SocketRefusal } from './events.ts';
@@ -21,12 +22,21 @@ export function miningRefusal(
   return undefined;
 }
 
-export function registerMining(socket: Socket, mining: Mining, prisma: PrismaClient, logger: Logger): void {
+export function registerMining(
+  socket: Socket,
+  mining: Mining,
+  prisma: PrismaClient,
+  logger: Logger,
+  access: AccessControl,
+): void {
   handle(
     socket,
     logger,
     'start-stream',
     async ({ platform, username }, wallet) => {
+      // The handshake admitted the socket; a session is only started for access the database has now.
+      if (!(await access.allowedNow(wallet)))
+        throw new SocketRefusal('error', SERVER_MESSAGES.betaAccessRequired);
       const started = await mining.engine.startSession({ wallet, platform, username });
       // Every tab of the wallet learns that it is live.
       socket.nsp.to(`wallet:${wallet}`).emit('stream-started', started);

@@ -76,6 +76,17 @@ describe('the app socket', () => {
     expect(result.current).toMatchObject({ connected: true, error: null });
   });
 
+  it('shows the server’s reason when it refuses the connection', () => {
+    const { result } = renderHook(() => useSocketState());
+    connectSocket({ wallet, authToken: 'token' });
+    const message = 'This wallet does not have beta access';
+    server(
+      'connect_error',
+      Object.assign(new Error(message), { data: { error: 'beta_access_required', message } }),
+    );
+    expect(result.current).toMatchObject({ connected: false, error: message });
+  });
+
   it('resets room data, live flag, duration, mined amount and rate on disconnect', () => {
     const { result } = renderHook(() => useSocketState());
     connectSocket({ wallet, authToken: 'token' });

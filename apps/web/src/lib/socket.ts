@@ -79,7 +79,12 @@ export function connectSocket(auth: { wallet: string; authToken: string }): Sock
       miningRate: 0,
     }),
   );
-  socket.on('connect_error', () => setState({ connected: false, error: SOCKET_CONNECT_FAILED }));
+  // A refusal by the server (no beta access, an expired session, too many connections) says why in its
+  // data; anything else (the server unreachable) is the spec's generic message.
+  socket.on('connect_error', (err?: Error & { data?: { message?: unknown } }) => {
+    const refused = err?.data?.message;
+    setState({ connected: false, error: typeof refused === 'string' ? refused : SOCKET_CONNECT_FAILED });
+  });
   socket.onAny((event: string, payload: unknown) => {
     reduce(event as ServerEventName, payload as never);
     for (const listener of eventListeners.get(event) ?? []) listener(payload);

@@ -1,7 +1,7 @@
 // Sign-In-With-Solana: GET /nonce hands out a single-use nonce and the exact message to sign; POST
 // /authenticate rebuilds that message from what the server stored, verifies the ed25519 signature and
 // consumes the nonce with one conditional update, so a nonce signs in at most once.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createSignInMessageText } from '@solana/wallet-standard-util';
 import { type AuthenticateRequest, authenticateRequestSchema, PRODUCT } from '@strm/shared';
 import bs58 from 'bs58';
@@ -11,6 +11,8 @@ import { AppError, validationMessage } from '../../http/app-error.ts';
 import { issueAuthToken } from './tokens.ts';
 
 export const NONCE_TTL_MS = 5 * 60_000;
+/** Refused signatures remembered at most (the oldest are forgotten first). */
+const REFUSED_MAX = 10_000;
 export const SIGN_IN_STATEMENT = `Sign in to the ${PRODUCT} Mining Platform.`;
 
 type SignInDeps = Pick<AppDeps, 'config' | 'prisma' | 'clock' | 'chain' | 'localChain'>;
@@ -69,10 +71,54 @@ export async function createNonce(deps: SignInDeps, publicKey: string) {
   };
 }
 
+/**
+ * Sign-in requests whose signature failed verification, remembered for a nonce's lifetime: the same request
+ * again (a replay, a retrying script) is refused at once, without a database lookup or a signature check.
+ * Wall time: it bounds memory, it is not the sign-in's clock.
+ */
+export class RefusedSignatures {
+  private readonly refused = new Map<string, number>();
+
+  constructor(private readonly onRemembered: () => void = () => {}) {}
+
+  static key(request: AuthenticateRequest): string {
+    return createHash('sha256')
+      .update(request.publicKey)
+      .update('\0')
+      .update(request.nonce)
+      .update('\0')
+      .update(Uint8Array.from(request.signedMessage))
+      .digest('base64');
+  }
+
+  has(key: string): boolean {
+    const until = this.refused.get(key);
+    if (until === undefined) return false;
+    if (until <= Date.now()) {
+      this.refused.delete(key);
+      return false;
+    }
+    this.onRemembered();
+    return true;
+  }
+
+  add(key: string): void {
+    this.refused.set(key, Date.now() + NONCE_TTL_MS);
+    while (this.refused.size > REFUSED_MAX) {
+      const oldest = this.refused.keys().next().value;
+      if (oldest === undefined) break;
+      this.refused.delete(oldest);
+    }
+  }
+}
+
+const invalidSignature = () => AppError.unauthorized('Invalid signature', 'invalid_signature');
+
 /** Verifies a signed sign-in message and answers a session token; any failure is a 401. */
 export async function authenticate(
   deps: SignInDeps,
   body: unknown,
+  refused: RefusedSignatures = new RefusedSignatures(),
 ): Promise<{ token: string; wallet: string }> {
   const parsed = authenticateRequestSchema.safeParse(body);
   if (!parsed.success) {
@@ -83,6 +129,8 @@ export async function authenticate(
   }
   const request: AuthenticateRequest = parsed.data;
   const publicKey = decodePublicKey(request.publicKey);
+  const key = RefusedSignatures.key(request);
+  if (refused.has(key)) throw invalidSignature();
   const now = deps.clock.now();
 
   const stored = await deps.prisma.authNonce.findUnique({ where: { nonce: request.nonce } });
@@ -104,7 +152,10 @@ export async function authenticate(
     Uint8Array.from(request.signedMessage),
     publicKey,
   );
-  if (!valid) throw AppError.unauthorized('Invalid signature', 'invalid_signature');
+  if (!valid) {
+    refused.add(key);
+    throw invalidSignature();
+  }
 
   // The conditional update is what makes a nonce single use, even for concurrent requests.
   const { count } = await deps.prisma.authNonce.updateMany({

@@ -1,4 +1,5 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
+import { SERVER_MESSAGES } from '@strm/shared';
 import jwt from 'jsonwebtoken';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
@@ -37,6 +38,15 @@ export function issueAuthToken(config: Config, wallet: string, clock: Clock): st
  * invalid token throws a 401 AppError. Used by the bearer middleware and the Socket.IO handshake.
  */
 export function verifyAuthToken(config: Config, token: string | undefined, clock: Clock): string {
+  return verifyAuthTokenClaims(config, token, clock).wallet;
+}
+
+/** verifyAuthToken, with the moment the token expires (a socket is closed then). */
+export function verifyAuthTokenClaims(
+  config: Config,
+  token: string | undefined,
+  clock: Clock,
+): { wallet: string; expiresAtMs: number } {
   if (!token) throw AppError.unauthorized('Authentication token not found');
   let payload: jwt.JwtPayload | string;
   try {
@@ -47,12 +57,12 @@ export function verifyAuthToken(config: Config, token: string | undefined, clock
     });
   } catch (err) {
     if (err instanceof jwt.TokenExpiredError) {
-      throw AppError.unauthorized('Session expired, please sign in again', 'token_expired');
+      throw AppError.unauthorized(SERVER_MESSAGES.sessionExpired, 'token_expired');
     }
     throw AppError.unauthorized('Invalid authentication token', 'invalid_token');
   }
-  if (typeof payload === 'string' || !payload.sub) {
+  if (typeof payload === 'string' || !payload.sub || typeof payload.exp !== 'number') {
     throw AppError.unauthorized('Invalid authentication token', 'invalid_token');
   }
-  return payload.sub;
+  return { wallet: payload.sub, expiresAtMs: payload.exp * 1000 };
 }

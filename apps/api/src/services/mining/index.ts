@@ -7,6 +7,7 @@ import { configPda, type MiningProgram, miningProgram, readConfig } from '@strm/
 import type { StreamPlatform } from '@strm/shared';
 import { ClusterMembership } from '../../cluster/membership.ts';
 import type { AppDeps } from '../../deps.ts';
+import type { AccessControl } from '../access.ts';
 import { type BackgroundLoop, backgroundLoop } from '../../observability/background.ts';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { DemoPlatform } from '../../platforms/demo.ts';
@@ -66,7 +67,7 @@ async function treasuryOf(deps: AppDeps, program: MiningProgram): Promise<Treasu
   };
 }
 
-export function createMining(deps: AppDeps, events: EngineEvents): Mining {
+export function createMining(deps: AppDeps, events: EngineEvents, access?: AccessControl): Mining {
   const { config, prisma, clock, logger, metrics } = deps;
   const program = miningProgram(deps.chain.connection);
   const records: StreamerRecords =
@@ -122,6 +123,7 @@ export function createMining(deps: AppDeps, events: EngineEvents): Mining {
     logger,
     treasury: () => treasuryOf(deps, program),
     isLive: (wallet) => engine.liveAnywhere(wallet),
+    ...(access ? { hasAccess: (wallet: string) => access.allowedNow(wallet) } : {}),
     chainAvailable: () => deps.chain.available(),
   });
   const tierActions = new TierActions({

@@ -38,6 +38,8 @@ export interface ClaimDeps {
   isLive(wallet: string): Promise<boolean>;
   /** How long to wait for a sent payout to confirm before leaving it to the reconciler. */
   confirmTimeoutMs?: number;
+  /** Whether the wallet may use the product now (services/access.ts): checked before anything is paid. */
+  hasAccess?(wallet: string): Promise<boolean>;
   /** Whether the chain answers (chain.ts): when it does not, a collect is refused at once. */
   chainAvailable?: () => Promise<boolean>;
   /**
@@ -142,6 +144,9 @@ export class ClaimService {
   /** Checks, verifies the proof, reserves the pending reward and records the signed payout as `sent`. */
   private async prepare(wallet: string, requestSignature: string, onClaim: (id: number) => void) {
     const { prisma, connection, clock } = this.deps;
+    if (this.deps.hasAccess && !(await this.deps.hasAccess(wallet))) {
+      throw new RewardsError(SERVER_MESSAGES.betaAccessRequired);
+    }
     if (this.deps.chainAvailable && !(await this.deps.chainAvailable())) {
       throw new RewardsError(CLIENT_MESSAGES.networkCongestion);
     }

@@ -1,0 +1,137 @@
+// Who may use the product: a wallet with beta access, or an admin (spec §6). Asked at every Socket.IO
+// handshake (thousands at once after a restart), for the platform and mining routes, and again, from the
+// database, before a session starts or rewards are paid. Answers are kept for a while in memory; a grant,
+// revoke, promotion or demotion announces itself on ACCESS_CHANNEL (services/beta-access.ts, admins.ts:
+// whether the API or the CLI made it), and every instance forgets that wallet's answer at once.
+import { SERVER_MESSAGES } from '@strm/shared';
+import type { Config } from '../config.ts';
+import type { PrismaClient } from '../db/index.ts';
+import { AppError } from '../http/app-error.ts';
+import type { Logger } from '../logger.ts';
+
+/** PostgreSQL NOTIFY channel: the payload is a wallet whose access may have changed. */
+export const ACCESS_CHANNEL = 'strm_access';
+
+/** A kept "allowed" answer is used this long at most (a missed notification is corrected by then). */
+const ALLOWED_TTL_MS = 30_000;
+/** A kept refusal: short, so a grant whose notification was missed shows soon. */
+const REFUSED_TTL_MS = 5_000;
+/** Wallets per lookup query (PostgreSQL takes at most 65,535 parameters). */
+const LOOKUP_CHUNK = 10_000;
+/** Answers kept at most (the oldest go first). */
+const MAX_ENTRIES = 100_000;
+
+export interface AccessDeps {
+  config: Pick<Config, 'adminWallets'>;
+  prisma: PrismaClient;
+  logger: Logger;
+  /**
+   * Ends a wallet's access wherever it is used: its live session and its sockets, on every instance
+   * (socket/access.ts). Called when an admin's change here leaves the wallet without access.
+   */
+  endAccess?: (wallet: string) => Promise<void>;
+}
+
+/** The 403 every refusal carries (REST: the body; sockets: connect_error's data). */
+export function accessRequired(): AppError {
+  return AppError.forbidden(SERVER_MESSAGES.betaAccessRequired, 'beta_access_required');
+}
+
+export class AccessControl {
+  private readonly known = new Map<string, { allowed: boolean; until: number }>();
+  /** Wallets asked in this turn of the event loop: looked up together in one query per table. */
+  private batch: Map<string, Array<(allowed: boolean) => void>> | undefined;
+  private batchFailed: Array<(err: unknown) => void> = [];
+
+  constructor(private readonly deps: AccessDeps) {}
+
+  /** Whether `wallet` may use the product, from memory when known (the handshake's check). */
+  allowed(wallet: string): Promise<boolean> {
+    if (this.deps.config.adminWallets.has(wallet)) return Promise.resolve(true);
+    const kept = this.known.get(wallet);
+    if (kept && kept.until > performance.now()) return Promise.resolve(kept.allowed);
+    return this.lookUpSoon(wallet);
+  }
+
+  /**
+   * Whether `wallet` may use the product now, from the database (before a session starts or a payout).
+   * Batched like `allowed`, so a wave of stream starts costs a query per turn of the event loop.
+   */
+  allowedNow(wallet: string): Promise<boolean> {
+    if (this.deps.config.adminWallets.has(wallet)) return Promise.resolve(true);
+    return this.lookUpSoon(wallet);
+  }
+
+  private lookUpSoon(wallet: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      if (!this.batch) {
+        this.batch = new Map();
+        setImmediate(() => this.lookUpBatch());
+      }
+      const waiting = this.batch.get(wallet) ?? [];
+      waiting.push(resolve);
+      this.batch.set(wallet, waiting);
+      this.batchFailed.push(reject);
+    });
+  }
+
+  /** Throws the 403 unless the wallet may use the product (from memory when known). */
+  async require(wallet: string): Promise<void> {
+    if (!(await this.allowed(wallet))) throw accessRequired();
+  }
+
+  /** Forgets what was kept about `wallet` (its access changed). */
+  forget(wallet: string): void {
+    this.known.delete(wallet);
+  }
+
+  /**
+   * After a change to `wallet`'s access made here: forgets the kept answer and, when the wallet has no
+   * access left (an admin keeps it), ends its session and sockets on every instance.
+   */
+  async changed(wallet: string): Promise<void> {
+    this.forget(wallet);
+    if (!(await this.allowedNow(wallet))) await this.deps.endAccess?.(wallet);
+  }
+
+  private lookUpBatch(): void {
+    const batch = this.batch;
+    const failed = this.batchFailed;
+    this.batch = undefined;
+    this.batchFailed = [];
+    if (!batch) return;
+    this.lookUp([...batch.keys()]).then(
+      (found) => {
+        for (const [wallet, waiting] of batch) for (const resolve of waiting) resolve(found.has(wallet));
+      },
+      (err: unknown) => {
+        for (const reject of failed) reject(err);
+      },
+    );
+  }
+
+  /** The wallets among `wallets` that have beta access or are promoted admins; remembered. */
+  private async lookUp(wallets: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < wallets.length; i += LOOKUP_CHUNK) {
+      const chunk = wallets.slice(i, i + LOOKUP_CHUNK);
+      const [granted, admins] = await Promise.all([
+        this.deps.prisma.betaAccess.findMany({ where: { wallet: { in: chunk } }, select: { wallet: true } }),
+        this.deps.prisma.admin.findMany({ where: { wallet: { in: chunk } }, select: { wallet: true } }),
+      ]);
+      for (const row of [...granted, ...admins]) found.add(row.wallet);
+    }
+    const now = performance.now();
+    for (const wallet of wallets) {
+      const allowed = found.has(wallet);
+      this.known.delete(wallet);
+      this.known.set(wallet, { allowed, until: now + (allowed ? ALLOWED_TTL_MS : REFUSED_TTL_MS) });
+    }
+    while (this.known.size > MAX_ENTRIES) {
+      const oldest = this.known.keys().next().value;
+      if (oldest === undefined) break;
+      this.known.delete(oldest);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,96 @@
+// A wallet that loses its beta access loses it everywhere at once: its live session ends (credited up to
+// that moment, reason `access-revoked`), each of its sockets is told why (`error`) and disconnected, and
+// its next handshake is refused. An admin's change through the API does this across instances (the
+// engine's stop reaches the session's owner; the Redis adapter reaches every instance's sockets). Every
+// change, the CLI's included, is also announced on PostgreSQL's ACCESS_CHANNEL: each instance forgets
+// what it kept about the wallet and ends what it runs for it.
+import { SERVER_MESSAGES } from '@strm/shared';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import type { Server } from 'socket.io';
+import type { Logger } from '../logger.ts';
+import { ACCESS_CHANNEL, type AccessControl } from '../services/access.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { walletRoom } from './events.ts';
+
+/** How long an instance waits for a session another instance runs to close before closing the sockets. */
+const SESSION_CLOSE_WAIT_MS = 10_000;
+const SESSION_CLOSE_POLL_MS = 100;
+
+/**
+ * Ends the wallet's session wherever it runs (its owner stops it; one left by a dead instance is taken over
+ * and stopped), then tells every socket of the wallet, on every instance, why and disconnects them.
+ */
+export async function endAccessEverywhere(io: Server, mining: Mining, wallet: string): Promise<void> {
+  await mining.engine.stopSession(wallet, 'access-revoked');
+  const room = walletRoom(wallet);
+  io.to(room).emit('error', { message: SERVER_MESSAGES.accessRevoked });
+  io.in(room).disconnectSockets();
+}
+
+/**
+ * The same for what this instance runs (every instance hears the notification): a session here is stopped;
+ * one that runs elsewhere, or whose close is being written, is waited for (its owner stops it), so the
+ * sockets here hear its stream-stopped before they close.
+ */
+async function endAccessHere(io: Server, mining: Mining, wallet: string): Promise<void> {
+  const { engine } = mining;
+  if (engine.isLive(wallet)) await engine.stopSession(wallet, 'access-revoked');
+  const deadline = performance.now() + SESSION_CLOSE_WAIT_MS;
+  while ((await engine.liveAnywhere(wallet)) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SESSION_CLOSE_POLL_MS));
+  }
+  const room = walletRoom(wallet);
+  io.local.to(room).emit('error', { message: SERVER_MESSAGES.accessRevoked });
+  io.local.in(room).disconnectSockets();
+}
+
+export interface AccessWatcher {
+  stop(): Promise<void>;
+}
+
+/** Listens on ACCESS_CHANNEL (reconnecting when the database drops the connection) until stopped. */
+export async function watchAccess(
+  databaseUrl: string,
+  io: Server,
+  access: AccessControl,
+  mining: Mining,
+  logger: Logger,
+): Promise<AccessWatcher> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const onChange = async (wallet: string) => {
+    access.forget(wallet);
+    if (!(await access.allowedNow(wallet))) await endAccessHere(io, mining, wallet);
+  };
+  const scheduleReconnect = () => {
+    if (!stopped) retry = setTimeout(() => connect().catch(scheduleReconnect), 1000);
+  };
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('notification', (msg) => {
+      if (msg.channel !== ACCESS_CHANNEL || !msg.payload) return;
+      const wallet = msg.payload;
+      onChange(wallet).catch((err: unknown) => logger.error({ err, wallet }, 'access change handler failed'));
+    });
+    // While the connection is down changes are missed: kept answers expire within a minute, and sessions
+    // and payouts check the database itself.
+    next.on('error', (err) => {
+      logger.warn({ err }, 'access listener lost its connection');
+      next.end().catch(() => {});
+      scheduleReconnect();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${ACCESS_CHANNEL}`);
+    client = next;
+  };
+  await connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}
