@@ -45,9 +45,9 @@ function open(
   sockets.push(socket);
   return new Promise((resolve) => {
     socket.once('connect', () => resolve({ socket }));
-    socket.once('connect_error', (err: Error & { data: Refusal }) => {
+    socket.once('connect_error', (err: Error) => {
       socket.close();
-      resolve({ refused: err.data });
+      resolve({ refused: (err as Error & { data: Refusal }).data });
     });
   });
 }

@@ -39,7 +39,14 @@ beforeAll(async () => {
   chain = await startTestChain();
   server = await startEngineServer(chain, {
     clock: wallClock,
-    env: { ADMIN_WALLETS: admin, MINING_UPDATE_INTERVAL_MS: String(UPDATE_MS) },
+    env: {
+      ADMIN_WALLETS: admin,
+      MINING_UPDATE_INTERVAL_MS: String(UPDATE_MS),
+      SOCKET_EVENTS_PER_SECOND: '5',
+      SOCKET_EVENT_BURST: '20',
+      WALLET_EVENTS_PER_SECOND: '10',
+      WALLET_EVENT_BURST: '40',
+    },
   });
 }, 180_000);
 afterAll(async () => {
@@ -62,8 +69,8 @@ async function handshake(wallet: string): Promise<{ connected: true } | { error:
   try {
     return await new Promise((resolve) => {
       socket.once('connect', () => resolve({ connected: true }));
-      socket.once('connect_error', (err: Error & { data: { error: string; message: string } }) =>
-        resolve(err.data),
+      socket.once('connect_error', (err: Error) =>
+        resolve((err as Error & { data: { error: string; message: string } }).data),
       );
     });
   } finally {
@@ -257,11 +264,11 @@ describe('socket event limits', () => {
     const wallet = newWallet();
     const tabs = await Promise.all([1, 2, 3].map(() => connect(server, wallet)));
     const limited: number[] = [];
-    tabs.forEach((tab, i) =>
+    for (const [i, tab] of tabs.entries()) {
       tab.on('error', (e: { message: string }) => {
         if (e.message === SERVER_MESSAGES.tooManyRequests) limited.push(i);
-      }),
-    );
+      });
+    }
     // 15 events per tab: within each socket's burst (20), over the wallet's (40) together.
     for (const tab of tabs)
       for (let i = 0; i < 15; i++) tab.emit('stop-stream', { platform: 'demo', wallet });

@@ -16,7 +16,7 @@ import {
   waitFor,
 } from './engine-harness.ts';
 import { type RunningApi, startApiProcess } from './process.ts';
-import { createTestDatabase } from './support.ts';
+import { createTestDatabase, grantAccess } from './support.ts';
 
 const JWT_SECRET = 'crash-test-secret-crash-test-secret-xx';
 let chain: TestChain;
@@ -57,6 +57,7 @@ async function liveStreamer(url: string) {
   const { keypair } = await activatedWallet(chain);
   const wallet = keypair.publicKey.toBase58();
   const username = `crash_${wallet.slice(0, 6).toLowerCase()}`;
+  await grantAccess(prisma, wallet);
   await call(url, wallet, 'POST', '/dev/demo/account', { username });
   await call(url, wallet, 'PUT', '/dev/demo/live', { live: true });
   const socket = io(url, {

@@ -102,6 +102,8 @@ export const TEST_ENGINE_ENV = {
   // Every client of a test connects from 127.0.0.1, and some open many tabs of one wallet.
   SOCKET_HANDSHAKES_PER_MINUTE: '100000',
   SOCKETS_PER_WALLET: '100',
+  // 50 tabs of one wallet collecting at once (engine-rewards) are within it; access.test.ts sets its own.
+  WALLET_EVENT_BURST: '100',
 };
 
 export async function startEngineServer(

@@ -91,7 +91,11 @@ export class AccessControl {
    */
   async changed(wallet: string): Promise<void> {
     this.forget(wallet);
-    if (!(await this.allowedNow(wallet))) await this.deps.endAccess?.(wallet);
+    if (await this.allowedNow(wallet)) return;
+    // The change is made: a session owner that does not answer now still hears the notification.
+    await this.deps.endAccess?.(wallet).catch((err: unknown) => {
+      this.deps.logger.warn({ err, wallet }, 'ending the access of a wallet failed here');
+    });
   }
 
   private lookUpBatch(): void {
