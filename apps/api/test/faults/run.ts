@@ -13,11 +13,14 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { Connection, PublicKey } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { binaryPath, startLocalChain } from '@strm/local-chain';
 import { freePort, freePortPair } from '@strm/testing';
 import pg from 'pg';
+import { systemClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
 import { embeddedUrl } from '../../src/db/embedded.ts';
+import { issueAuthToken } from '../../src/services/auth/tokens.ts';
 import {
   type ApiProcess,
   activatedWallet,
@@ -48,6 +51,13 @@ const UPDATE_MS = 1000;
 const AFTER_MS = 10_000;
 const RECOVERY_LIMIT_S = 10;
 const jwtSecret = randomBytes(24).toString('hex');
+/** The suite's admin: it gives the streamers beta access through the API (the server refuses them without). */
+const admin = Keypair.generate().publicKey.toBase58();
+const adminToken = issueAuthToken(
+  loadConfig({ NODE_ENV: 'test', JWT_SECRET: jwtSecret, DATABASE_URL: 'postgres://x/y' }),
+  admin,
+  systemClock,
+);
 
 const API_ENV = {
   JWT_SECRET: jwtSecret,
@@ -57,6 +67,9 @@ const API_ENV = {
   MINING_CHECKPOINT_INTERVAL_MS: String(CHECKPOINT_MS),
   INSTANCE_LEASE_MS: '3000',
   RATE_LIMIT_PER_MINUTE: '100000',
+  ADMIN_WALLETS: admin,
+  // Every streamer connects (and reconnects through each fault) from this machine.
+  SOCKET_HANDSHAKES_PER_MINUTE: '1000000',
 };
 
 interface Result {
@@ -258,6 +271,11 @@ async function streamersOn(chain: ChainAccess, urls: (i: number) => () => string
 
 async function prepare(streamers: Streamer[], url: string, liveOn: string[] = [url]) {
   await inBatches(streamers, 10, async (s) => {
+    const granted = await fetch(`${url}/api/v1/admin/beta-access/${s.wallet}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${adminToken}` },
+    });
+    if (!granted.ok) throw new Error(`granting access: ${granted.status} ${await granted.text()}`);
     if (!s.socket?.connected) await s.connect();
     await s.prepare(url, liveOn);
   });
