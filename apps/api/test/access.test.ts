@@ -28,7 +28,6 @@ import {
   tokenUnits,
   waitFor,
 } from './engine-harness.ts';
-import { grantAccess } from './support.ts';
 
 const UPDATE_MS = 200;
 const admin = Keypair.generate().publicKey.toBase58();
@@ -80,6 +79,14 @@ async function handshake(wallet: string): Promise<{ connected: true } | { error:
 
 const refused = { error: 'beta_access_required', message: SERVER_MESSAGES.betaAccessRequired };
 
+/** An admin grants access through the API (the instance forgets its kept refusal at once). */
+async function grantByAdmin(wallet: string) {
+  const res = await request(server.app.app)
+    .put(`/api/v1/admin/beta-access/${wallet}`)
+    .set('Authorization', bearer(admin));
+  expect(res.status).toBe(200);
+}
+
 /** Removes the wallet's access in the database the way no notification announces (an operator's SQL). */
 const dropAccessSilently = (wallet: string) =>
   server.prisma.$executeRaw`DELETE FROM beta_access WHERE wallet = ${wallet}`;
@@ -88,7 +95,7 @@ describe('a wallet without beta access', () => {
   it('is refused at the socket handshake, saying why; with access (or as an admin) it connects', async () => {
     const wallet = newWallet();
     expect(await handshake(wallet)).toEqual(refused);
-    await grantAccess(server.prisma, wallet);
+    await grantByAdmin(wallet);
     expect(await handshake(wallet)).toEqual({ connected: true });
     expect(await handshake(admin)).toEqual({ connected: true });
   });
@@ -119,7 +126,7 @@ describe('a wallet without beta access', () => {
       expect(res.body).toEqual(refused);
     }
     expect(await server.prisma.platformAccount.count({ where: { wallet } })).toBe(0);
-    await grantAccess(server.prisma, wallet);
+    await grantByAdmin(wallet);
     const allowed = await api.get('/api/v1/streamer-platforms').set('Authorization', bearer(wallet));
     expect(allowed.status).toBe(200);
   });

@@ -21,11 +21,34 @@ const SESSION_CLOSE_POLL_MS = 100;
  * Ends the wallet's session wherever it runs (its owner stops it; one left by a dead instance is taken over
  * and stopped), then tells every socket of the wallet, on every instance, why and disconnects them.
  */
-export async function endAccessEverywhere(io: Server, mining: Mining, wallet: string): Promise<void> {
-  await mining.engine.stopSession(wallet, 'access-revoked');
-  const room = walletRoom(wallet);
-  io.to(room).emit('error', { message: SERVER_MESSAGES.accessRevoked });
-  io.in(room).disconnectSockets();
+export function endAccessEverywhere(io: Server, mining: Mining, wallet: string): Promise<void> {
+  return oneAtATime(io, wallet, async () => {
+    await mining.engine.stopSession(wallet, 'access-revoked');
+    const room = walletRoom(wallet);
+    io.to(room).emit('error', { message: SERVER_MESSAGES.accessRevoked });
+    io.in(room).disconnectSockets();
+  });
+}
+
+const endings = new WeakMap<Server, Map<string, Promise<void>>>();
+
+/**
+ * The admin API's ending and the notification's run one after the other for a wallet on an instance: the
+ * second then finds the session closed instead of stopping it while the first is writing its close.
+ */
+function oneAtATime(io: Server, wallet: string, run: () => Promise<void>): Promise<void> {
+  let running = endings.get(io);
+  if (!running) {
+    running = new Map();
+    endings.set(io, running);
+  }
+  const mine = (running.get(wallet) ?? Promise.resolve()).catch(() => {}).then(run);
+  running.set(wallet, mine);
+  const forget = () => {
+    if (running.get(wallet) === mine) running.delete(wallet);
+  };
+  mine.then(forget, forget);
+  return mine;
 }
 
 /**
@@ -33,7 +56,11 @@ export async function endAccessEverywhere(io: Server, mining: Mining, wallet: st
  * one that runs elsewhere, or whose close is being written, is waited for (its owner stops it), so the
  * sockets here hear its stream-stopped before they close.
  */
-async function endAccessHere(io: Server, mining: Mining, wallet: string): Promise<void> {
+function endAccessHere(io: Server, mining: Mining, wallet: string): Promise<void> {
+  return oneAtATime(io, wallet, () => endHere(io, mining, wallet));
+}
+
+async function endHere(io: Server, mining: Mining, wallet: string): Promise<void> {
   const { engine } = mining;
   if (engine.isLive(wallet)) await engine.stopSession(wallet, 'access-revoked');
   const deadline = performance.now() + SESSION_CLOSE_WAIT_MS;
