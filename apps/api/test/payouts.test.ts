@@ -3,6 +3,7 @@
 // wallets collecting at once. Real local chain, real PostgreSQL; balances read on chain.
 import { type Connection, Keypair, PublicKey, SendTransactionError } from '@solana/web3.js';
 import { readKeypair } from '@strm/local-chain';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { setMaintenance } from '../src/services/maintenance.ts';
@@ -150,6 +151,44 @@ describe('the payout path', () => {
     );
     expect(await pendingOf(owner)).toBe(AMOUNT);
     expect(await tokenUnits(chain, wallet!.publicKey)).toBe(0n);
+  });
+
+  it('logs an unexpected error with its claim', async () => {
+    const [wallet] = await fundedWallets(chain, 1);
+    await pendingStreamers(server, [wallet!], AMOUNT);
+    const owner = wallet!.publicKey.toBase58();
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    // The database refuses the settlement after the payout landed (a bug or a constraint, not an outage).
+    const rewardClaim = new Proxy(server.prisma.rewardClaim, {
+      get(target, key, receiver) {
+        if (key === 'updateMany') return async () => Promise.reject(new Error('settlement refused'));
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const prisma = new Proxy(server.prisma, {
+      get(target, key, receiver) {
+        if (key === 'rewardClaim') return rewardClaim;
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const claims = claimService(chain.local.connection, { prisma, logger });
+    await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
+      'settlement refused',
+    );
+    const claim = await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: owner } });
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'collect failed unexpectedly', wallet: owner, claimId: claim.id }),
+    );
+    // The payout landed: the reconciler settles it, paid once.
+    await claimService(chain.local.connection).reconcile();
+    expect(await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: owner } })).toMatchObject({
+      status: 'confirmed',
+    });
+    expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
+    expect(await pendingOf(owner)).toBe(0n);
   });
 
   it('settles 300 claims in `sent` in one reconciliation pass', async () => {

@@ -1,0 +1,107 @@
+// bench:collect — N wallets (default 1,000; COLLECT_WALLETS) collect at the same moment, each from its own
+// socket with its own proof, against the real API server, the local chain and an embedded PostgreSQL.
+// Prints how many were paid, the answer times, and checks on chain and in the database that each wallet was
+// paid exactly its pending reward once; fails when any wallet was not. Runs under vitest (its harness and
+// PostgreSQL): pnpm bench:collect.
+import { loadavg } from 'node:os';
+import { expect, it } from 'vitest';
+import {
+  type Client,
+  connect,
+  request,
+  selfTransfer,
+  startEngineServer,
+  startTestChain,
+  tokenUnits,
+} from '../test/engine-harness.ts';
+import { fundedWallets, pendingStreamers } from '../test/payout-support.ts';
+import { createTestDatabase } from '../test/support.ts';
+import { percentile } from './support.ts';
+
+const N = Number(process.env.COLLECT_WALLETS ?? 1000);
+const AMOUNT = 250_000n;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+it(`${N} wallets collecting at once are all paid exactly once`, async () => {
+  const chain = await startTestChain();
+  const db = await createTestDatabase();
+  const server = await startEngineServer(chain, {
+    databaseUrl: db.url,
+    env: { CLAIMS_RECONCILE_MS: '3600000' },
+  });
+  try {
+    const setupStart = Date.now();
+    const wallets = await fundedWallets(chain, N);
+    await pendingStreamers(server, wallets, AMOUNT);
+    const sockets: Client[] = [];
+    for (let i = 0; i < N; i += 100) {
+      sockets.push(
+        ...(await Promise.all(wallets.slice(i, i + 100).map((w) => connect(server, w.publicKey.toBase58())))),
+      );
+    }
+    const signatures: string[] = [];
+    for (let i = 0; i < N; i += 100) {
+      signatures.push(...(await Promise.all(wallets.slice(i, i + 100).map((w) => selfTransfer(chain, w)))));
+    }
+    console.log(`bench:collect: ${N} wallets ready in ${seconds(Date.now() - setupStart)}`);
+
+    const start = Date.now();
+    const times: number[] = [];
+    const answers = await Promise.all(
+      wallets.map((w, i) =>
+        request(
+          sockets[i]!,
+          'collect-rewards',
+          { signature: signatures[i], wallet: w.publicKey.toBase58() },
+          ['rewards-collected', 'rewards-error', 'error'],
+          900_000,
+        ).then((a) => {
+          times.push(Date.now() - start);
+          return a;
+        }),
+      ),
+    );
+    const wall = Date.now() - start;
+    for (const s of sockets) s.close();
+    times.sort((a, b) => a - b);
+
+    const refusals = new Map<string, number>();
+    for (const a of answers) {
+      if (a.event === 'rewards-collected') continue;
+      const key = String(a.payload.message);
+      refusals.set(key, (refusals.get(key) ?? 0) + 1);
+    }
+    let wrongBalance = 0;
+    let pendingLeft = 0;
+    for (const w of wallets) {
+      if ((await tokenUnits(chain, w.publicKey)) !== AMOUNT) wrongBalance++;
+      const row = await server.prisma.streamer.findUniqueOrThrow({
+        where: { wallet: w.publicKey.toBase58() },
+      });
+      if (row.pendingRewardUnits !== 0n) pendingLeft++;
+    }
+    const claims = await server.prisma.rewardClaim.groupBy({ by: ['status'], _count: true });
+    const paid = answers.filter((a) => a.event === 'rewards-collected').length;
+    const figures = {
+      wallets: N,
+      paid,
+      refused: Object.fromEntries(refusals),
+      allAnsweredIn: seconds(wall),
+      answerP50: seconds(percentile(times, 50)),
+      answerP95: seconds(percentile(times, 95)),
+      answerMax: seconds(times[times.length - 1] ?? 0),
+      collectsPerSecond: Number((paid / (wall / 1000)).toFixed(1)),
+      walletsNotPaidExactlyOnce: wrongBalance,
+      walletsWithPendingLeft: pendingLeft,
+      claims: Object.fromEntries(claims.map((c) => [c.status, c._count])),
+      load1: Number(loadavg()[0]!.toFixed(2)),
+    };
+    console.log(JSON.stringify(figures, null, 2));
+    expect({ paid, wrongBalance, pendingLeft }).toEqual({ paid: N, wrongBalance: 0, pendingLeft: 0 });
+  } finally {
+    await server.close();
+    await server.drop();
+    await chain.stop();
+  }
+});
