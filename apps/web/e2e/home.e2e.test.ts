@@ -157,7 +157,11 @@ describe('the started product in Chromium', () => {
 
   it('reports the database and the local chain healthy', async () => {
     const res = await fetch(`${product.url}/api/v1/health`);
-    expect(await res.json()).toEqual({ status: 'ok', database: { ok: true }, chain: { ok: true } });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      database: { ok: true, state: 'ok', restarts: 0 },
+      chain: { ok: true, state: 'ok', restarts: 0 },
+    });
   });
 
   it('serves client routes it does not know with the app, not an error', async () => {
