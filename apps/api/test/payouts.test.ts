@@ -10,6 +10,7 @@ import { setMaintenance } from '../src/services/maintenance.ts';
 import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
 import { signPayout } from '../src/services/rewards/treasury.ts';
 import {
+  activatedWallet,
   connect,
   type EngineServer,
   request,
@@ -20,6 +21,9 @@ import {
   tokenUnits,
 } from './engine-harness.ts';
 import { fundedWallets, pendingStreamers } from './payout-support.ts';
+import { miningProgram } from '@strm/mining-client';
+import type { StreamerRecords } from '../src/services/chain/streamer-records.ts';
+import { TierActions } from '../src/services/tier-actions.ts';
 
 let chain: TestChain;
 let server: EngineServer;
@@ -151,6 +155,32 @@ describe('the payout path', () => {
     );
     expect(await pendingOf(owner)).toBe(AMOUNT);
     expect(await tokenUnits(chain, wallet!.publicKey)).toBe(0n);
+  });
+
+  it('does not take a tier action without `meta` as one either', async () => {
+    const { keypair, signature } = await activatedWallet(chain, 'Tier 1');
+    const real = chain.local.connection;
+    const unreachable = () => {
+      throw new Error('the streamer record must not be read for a transaction that proves nothing');
+    };
+    const tierActions = new TierActions({
+      prisma: server.prisma,
+      program: miningProgram(
+        wrapped({
+          getTransaction: async (sig: string, options: object) => {
+            const tx = await real.getTransaction(sig, options as never);
+            return tx && { ...tx, meta: null };
+          },
+        }),
+      ),
+      records: { read: unreachable } as unknown as StreamerRecords,
+      logger: createLogger('silent'),
+      endLiveSession: async () => undefined,
+    });
+    await expect(tierActions.activate(keypair.publicKey.toBase58(), signature, 'Tier 1')).rejects.toThrow(
+      'The transaction is not a confirmed tier action signed by your wallet',
+    );
+    expect(await server.prisma.tierEvent.findUnique({ where: { signature } })).toBeNull();
   });
 
   it('logs an unexpected error with its claim', async () => {

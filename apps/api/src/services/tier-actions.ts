@@ -62,7 +62,8 @@ export class TierActions {
         this.deps.logger.warn({ err }, 'tier action: transaction unreadable');
         throw new TierActionError(CLIENT_MESSAGES.networkCongestion);
       });
-    if (!tx || tx.meta?.err) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    // Without `meta` nothing says the transaction succeeded: not a proof (as for a collect's request).
+    if (!tx?.meta || tx.meta.err !== null) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
     const message = tx.transaction.message;
     const keys = message.getAccountKeys().staticAccountKeys;
     const owner = new PublicKey(wallet);
