@@ -1,4 +1,5 @@
 // Helpers the test suites share: free loopback ports and Debian's Chromium for browser tests.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,19 +19,46 @@ function listenable(port: number): Promise<number | null> {
   });
 }
 
+/**
+ * Test servers take their ports below the kernel's ephemeral range: a port the kernel chose (listen on 0) is
+ * one it may give the next outgoing connection of any process before our server binds it, which a loaded
+ * machine did ("binding 127.0.0.1:N"). Below the range only another server can take it; the pick is random
+ * over thousands of ports and never repeated within a process, so concurrent suites rarely meet.
+ */
+const LOWEST_PORT = 20_000;
+const ephemeralStart = (() => {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]);
+    return start > LOWEST_PORT + 1000 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+const handedOut = new Set<number>();
+
+/** `count` consecutive ports nothing listens on right now (127.0.0.1), outside the ephemeral range. */
+async function freePorts(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (ephemeralStart - LOWEST_PORT - count));
+    const ports = Array.from({ length: count }, (_, i) => port + i);
+    if (ports.some((p) => handedOut.has(p))) continue;
+    let free = true;
+    for (const p of ports) if ((await listenable(p)) === null) free = false;
+    if (!free) continue;
+    for (const p of ports) handedOut.add(p);
+    return port;
+  }
+  throw new Error('no free port');
+}
+
 /** A port nothing listens on right now (127.0.0.1). */
-export async function freePort(): Promise<number> {
-  const port = await listenable(0);
-  if (port === null) throw new Error('no free port');
-  return port;
+export function freePort(): Promise<number> {
+  return freePorts(1);
 }
 
 /** Two consecutive free ports, e.g. a Solana RPC port and its PubSub port (RPC + 1). */
-export async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (port < 65_000 && (await listenable(port + 1)) !== null) return port;
-  }
+export function freePortPair(): Promise<number> {
+  return freePorts(2);
 }
 
 export const CHROMIUM_ARGS = [
