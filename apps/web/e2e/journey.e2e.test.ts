@@ -73,7 +73,7 @@ describe('a streamer from a new wallet to collected rewards', () => {
 
     await page.reload();
     await page.getByText('v1.1.0-Beta').waitFor();
-    await page.getByText('No Active Tier').waitFor();
+    await page.getByRole('banner').getByText('No Active Tier').waitFor();
     expect(await status()).toBe('Inactive');
     await page.getByTestId('wallet-balance').getByText('1,100,000 STRM').waitFor();
     expect(await page.getByText('Holder tier: elite').isVisible()).toBe(true);
@@ -194,7 +194,7 @@ describe('a streamer from a new wallet to collected rewards', () => {
   it('deactivates: the deposit comes back', async () => {
     const before = await onChainUnits();
     await page.getByTestId('tier-card-1').getByRole('button', { name: 'Deactivate' }).click();
-    await page.getByText('No Active Tier').waitFor({ timeout: 60_000 });
+    await page.getByRole('banner').getByText('No Active Tier').waitFor({ timeout: 60_000 });
     expect(await status()).toBe('Inactive');
     expect((await onChainUnits()) - before).toBe(1000n * 1_000_000n);
   });
