@@ -123,8 +123,11 @@ export async function lighthouseLanding(origin: string): Promise<boolean> {
   const rows: string[] = [];
   for (const profile of ['mobile', 'desktop'] as const) {
     const runs: Figures[] = [];
-    for (let i = 1; i <= RUNS; i++)
-      runs.push(await run(`${origin}/`, profile, join(dir, `${profile}-${i}.html`)));
+    for (let i = 1; i <= RUNS; i++) {
+      const report = join(dir, `${profile}-${i}.html`);
+      // Lighthouse sometimes loses the trace on a loaded machine (NO_NAVSTART): that run once more.
+      runs.push(await run(`${origin}/`, profile, report).catch(() => run(`${origin}/`, profile, report)));
+    }
     const sorted = [...runs].sort((a, b) => a.performance - b.performance);
     const f = sorted[Math.floor(sorted.length / 2)]!;
     const misses = [
