@@ -17,7 +17,7 @@ import { createLogger } from '../src/logger.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers.ts';
 import { waitFor } from './engine-harness.ts';
-import { createTestDatabase, fakeClock, TEST_JWT_SECRET } from './support.ts';
+import { createTestDatabase, fakeClock, grantAccess, TEST_JWT_SECRET } from './support.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 const unhandled: unknown[] = [];
@@ -141,6 +141,7 @@ describe('a stalled chain', () => {
       state: 'unreachable',
     });
     const wallet = Keypair.generate().publicKey.toBase58();
+    await grantAccess(prisma, wallet);
     const { port } = app.server.address() as { port: number };
     const socket = connectSocket(`http://127.0.0.1:${port}`, {
       transports: ['websocket'],
