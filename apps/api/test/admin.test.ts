@@ -3,7 +3,8 @@ import { Keypair } from '@solana/web3.js';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MaintenanceWatcher, watchMaintenance } from '../src/socket/maintenance.ts';
+import type { ChannelListener } from '../src/db/listen.ts';
+import { watchMaintenance } from '../src/socket/maintenance.ts';
 import { createLogger } from '../src/logger.ts';
 import { type SignedIn, signIn } from './sign-in.ts';
 import { grantAccess, startTestApp, type TestApp } from './support.ts';
@@ -267,7 +268,7 @@ describe('GET /api/v1/admin/registrations', () => {
 });
 
 describe('maintenance', () => {
-  let watcher: MaintenanceWatcher;
+  let watcher: ChannelListener;
   let url: string;
   const sockets: Socket[] = [];
   beforeAll(async () => {

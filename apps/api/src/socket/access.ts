@@ -6,8 +6,8 @@
 // what it kept about the wallet and ends what it runs for it.
 import { SERVER_MESSAGES } from '@strm/shared';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import type { Server } from 'socket.io';
+import { type ChannelListener, listenToChannel } from '../db/listen.ts';
 import type { Logger } from '../logger.ts';
 import { ACCESS_CHANNEL, type AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
@@ -72,10 +72,6 @@ async function endHere(io: Server, mining: Mining, wallet: string): Promise<void
   io.local.in(room).disconnectSockets();
 }
 
-export interface AccessWatcher {
-  stop(): Promise<void>;
-}
-
 /** Listens on ACCESS_CHANNEL (reconnecting when the database drops the connection) until stopped. */
 export async function watchAccess(
   databaseUrl: string,
@@ -83,41 +79,19 @@ export async function watchAccess(
   access: AccessControl,
   mining: Mining,
   logger: Logger,
-): Promise<AccessWatcher> {
-  let stopped = false;
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
+): Promise<ChannelListener> {
   const onChange = async (wallet: string) => {
     access.forget(wallet);
     if (!(await access.allowedNow(wallet))) await endAccessHere(io, mining, wallet);
   };
-  const scheduleReconnect = () => {
-    if (!stopped) retry = setTimeout(() => connect().catch(scheduleReconnect), 1000);
-  };
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: databaseUrl });
-    next.on('notification', (msg) => {
-      if (msg.channel !== ACCESS_CHANNEL || !msg.payload) return;
-      const wallet = msg.payload;
+  // While the connection is down changes are missed: kept answers expire within a minute, and sessions
+  // and payouts check the database itself.
+  return listenToChannel(
+    databaseUrl,
+    ACCESS_CHANNEL,
+    (wallet) => {
       onChange(wallet).catch((err: unknown) => logger.error({ err, wallet }, 'access change handler failed'));
-    });
-    // While the connection is down changes are missed: kept answers expire within a minute, and sessions
-    // and payouts check the database itself.
-    next.on('error', (err) => {
-      logger.warn({ err }, 'access listener lost its connection');
-      next.end().catch(() => {});
-      scheduleReconnect();
-    });
-    await next.connect();
-    await next.query(`LISTEN ${ACCESS_CHANNEL}`);
-    client = next;
-  };
-  await connect();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(retry);
-      await client?.end().catch(() => {});
     },
-  };
+    logger,
+  );
 }

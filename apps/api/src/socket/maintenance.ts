@@ -2,14 +2,10 @@
 // Changes arrive on PostgreSQL's NOTIFY channel (services/maintenance.ts), whether the API or the CLI
 // made them, so every API process announces them.
 import type { MaintenanceStatus } from '@strm/shared';
-import pg from 'pg';
+import { type ChannelListener, listenToChannel } from '../db/listen.ts';
 import type { Server } from 'socket.io';
 import type { Logger } from '../logger.ts';
 import { MAINTENANCE_CHANNEL } from '../services/maintenance.ts';
-
-export interface MaintenanceWatcher {
-  stop(): Promise<void>;
-}
 
 /** To this instance's sockets only: every instance receives the NOTIFY and tells its own clients. */
 export function broadcastMaintenance(io: Server, status: MaintenanceStatus): void {
@@ -26,48 +22,25 @@ export async function watchMaintenance(
   io: Server,
   logger: Logger,
   onChange: (status: MaintenanceStatus) => Promise<unknown> | unknown = () => {},
-): Promise<MaintenanceWatcher> {
-  let stopped = false;
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-
-  const scheduleReconnect = () => {
-    if (!stopped) retry = setTimeout(() => connect().catch(scheduleReconnect), 1000);
-  };
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: databaseUrl });
-    next.on('notification', (msg) => {
-      if (msg.channel !== MAINTENANCE_CHANNEL || !msg.payload) return;
+): Promise<ChannelListener> {
+  // Notifications missed while the connection is down: clients still poll GET /maintenance every 30 s.
+  return listenToChannel(
+    databaseUrl,
+    MAINTENANCE_CHANNEL,
+    (payload) => {
       let status: MaintenanceStatus;
       try {
-        status = JSON.parse(msg.payload) as MaintenanceStatus;
+        status = JSON.parse(payload) as MaintenanceStatus;
       } catch (err) {
         logger.error({ err }, 'bad maintenance notification');
         return;
       }
-      void Promise.resolve()
+      Promise.resolve()
         .then(() => onChange(status))
         .catch((err: unknown) => logger.error({ err }, 'maintenance change handler failed'))
-        .then(() => broadcastMaintenance(io, status));
-    });
-    // A dropped connection (database restart) is re-established; notifications meanwhile are missed,
-    // and clients still poll GET /maintenance every 30 s.
-    next.on('error', (err) => {
-      logger.warn({ err }, 'maintenance listener lost its connection');
-      void next.end().catch(() => {});
-      scheduleReconnect();
-    });
-    await next.connect();
-    await next.query(`LISTEN ${MAINTENANCE_CHANNEL}`);
-    client = next;
-  };
-
-  await connect();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(retry);
-      await client?.end().catch(() => {});
+        .then(() => broadcastMaintenance(io, status))
+        .catch((err: unknown) => logger.error({ err }, 'maintenance broadcast failed'));
     },
-  };
+    logger,
+  );
 }
