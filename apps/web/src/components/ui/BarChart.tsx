@@ -89,7 +89,8 @@ export function BarChart({
       ref={ref}
       aria-hidden="true"
       data-testid={testId}
-      className={cn('min-w-0', className)}
+      // The SVG is drawn at the measured width: clipped, it never widens the page while a resize is measured.
+      className={cn('min-w-0 overflow-hidden', className)}
       style={{ height }}
     >
       {width !== null && width > 0 && (
