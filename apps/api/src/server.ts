@@ -132,8 +132,13 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
-    await lifecycle.shutdown(server, io);
-    logger.info('stopped');
+    try {
+      await lifecycle.shutdown(server, io);
+      logger.info('stopped');
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      exitCode = 1;
+    }
     process.exit(exitCode);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
