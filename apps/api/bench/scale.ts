@@ -34,6 +34,7 @@ import {
   nextMessage,
   percentile,
   processTable,
+  runStreamers,
   treeCpu,
 } from './support.ts';
 
@@ -202,20 +203,7 @@ async function startCluster(instances: number) {
       const adding = withTokens.slice(offered, count);
       const before = cpuNow(servers, clients);
       const t0 = Date.now();
-      await Promise.all(
-        clients.map((c, i) => {
-          const done = nextMessage(c, 'connected');
-          c.send({
-            type: 'run',
-            job: {
-              port: ports[i % ports.length],
-              intervalMs,
-              streamers: adding.filter((_s, j) => j % clientProcesses === i),
-            },
-          });
-          return done;
-        }),
-      );
+      await runStreamers(clients, ports, adding, intervalMs);
       // Every stream start so far counts in the start rate; the CPU table covers the last raise.
       ramp = {
         before,

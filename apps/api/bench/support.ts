@@ -155,6 +155,17 @@ export async function startClients(
 ): Promise<{ clients: ChildProcess[]; rampSeconds: number }> {
   const clients = Array.from({ length: processes }, () => forkBench('./engine-clients.ts', process.env));
   const rampStart = Date.now();
+  await runStreamers(clients, ports, streamers, intervalMs);
+  return { clients, rampSeconds: (Date.now() - rampStart) / 1000 };
+}
+
+/** Shares `streamers` among the client processes (round robin over `ports`) and waits until all connected. */
+export async function runStreamers(
+  clients: ChildProcess[],
+  ports: number[],
+  streamers: BenchStreamer[],
+  intervalMs: number,
+): Promise<void> {
   await Promise.all(
     clients.map((c, i) => {
       const done = nextMessage(c, 'connected');
@@ -163,11 +174,10 @@ export async function startClients(
         job: {
           port: ports[i % ports.length],
           intervalMs,
-          streamers: streamers.filter((_s, j) => j % processes === i),
+          streamers: streamers.filter((_s, j) => j % clients.length === i),
         },
       });
       return done;
     }),
   );
-  return { clients, rampSeconds: (Date.now() - rampStart) / 1000 };
 }
