@@ -6,6 +6,8 @@
 #   scripts/sbf/sbf.sh setup    set up the toolchain (idempotent; cached in ~/.cache/strm-sbf)
 #   scripts/sbf/sbf.sh build    set up if needed, then build target/deploy/mining.so (default)
 #   scripts/sbf/sbf.sh status   exit 0 when the toolchain is set up, 1 otherwise (prints nothing)
+#   scripts/sbf/sbf.sh rust     set up Debian's rustc and cargo 1.97.1 (for agave 4.x) in the same cache
+#   scripts/sbf/sbf.sh rust-status   exit 0 when they are set up
 #
 # Nothing global changes: the apt configuration, the Debian root, the copy of the Rust sysroot and the
 # linker all live under $STRM_SBF_CACHE. Needs root (debootstrap, chroot) on a Debian-like host with apt.
@@ -26,6 +28,9 @@ LLVM_VERSION=1:23.1.4-2
 LLVM_SUITE=sid
 DEBOOTSTRAP_VERSION=1.0.128+nmu2+deb12u2
 DEBOOTSTRAP_SUITE=bookworm
+# Debian's rustc and cargo for the local chain on agave 4.x (which needs rustc >= 1.97.1), in the sid root.
+DEBIAN_RUST_VERSION=1.97.1+dfsg1-1
+DEBIAN_RUST_SUITE=sid
 SBPF_LINKER_VERSION=0.2.6
 BPF_LINKER_VERSION=0.13.0
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -115,9 +120,13 @@ EOF
   apt_private apt-get update
   # Every pinned Debian package must still be in its suite; say which one is not.
   local pin
-  for pin in "$RUST_SRC_DEB=$RUST_SRC_VERSION" "$LLVM_DEB=$LLVM_VERSION" "debootstrap=$DEBOOTSTRAP_VERSION"; do
-    if ! apt_private apt-cache show "$pin" >/dev/null 2>&1; then
-      echo "sbf: the Debian archive no longer has ${pin%%=*} ${pin#*=}, to which this toolchain is pinned (available: $(apt_private apt-cache madison "${pin%%=*}" | awk '{print $3}' | paste -sd' '))"
+  for pin in "$RUST_SRC_DEB=$RUST_SRC_VERSION" "$LLVM_DEB=$LLVM_VERSION" "debootstrap=$DEBOOTSTRAP_VERSION" \
+    "rustc=$DEBIAN_RUST_VERSION" "cargo=$DEBIAN_RUST_VERSION"; do
+    # (apt-cache show exits 0 for a version it does not have; madison lists the versions there are.)
+    local available
+    available=$(apt_private apt-cache madison "${pin%%=*}" | awk '{print $3}')
+    if ! grep -qxF "${pin#*=}" <<<"$available"; then
+      echo "sbf: the Debian archive no longer has ${pin%%=*} ${pin#*=}, to which this toolchain is pinned (available: $(paste -sd' ' <<<"$available"))"
       exit 1
     fi
   done
@@ -256,11 +265,63 @@ EOF
   rm -rf "$LINKER_SRC/target/release/build" "$LINKER_SRC/target/release/deps" "$LINKER_SRC/target/release/incremental"
 }
 
+# ---- Debian's rustc and cargo, installed into the sid root and run from the host through sid's loader ----
+# The local chain on agave 4.x needs rustc >= 1.97.1; the machine's stays as it is. What they build is
+# linked by the host's cc against the host's libc, so it runs on the host as any other build does.
+DEBIAN_RUST=$CACHE/rust-debian-${DEBIAN_RUST_VERSION%%+*}
+
+setup_debian_rust() {
+  local work=$CACHE/tmp/debian-rust
+  rm -rf "$work" "$DEBIAN_RUST" "$SID/tmp/debian-rust"
+  mkdir -p "$work/partial"
+  # What the sid root lacks for them, resolved against that root's own package status.
+  apt_private apt-get install -y --download-only --no-install-recommends \
+    -o Dir::State::status="$SID/var/lib/dpkg/status" -o Dir::Cache::Archives="$work" \
+    -o APT::Default-Release="$DEBIAN_RUST_SUITE" "rustc=$DEBIAN_RUST_VERSION" "cargo=$DEBIAN_RUST_VERSION" || {
+    echo "sbf: could not download rustc and cargo $DEBIAN_RUST_VERSION from $DEBIAN_RUST_SUITE"
+    exit 1
+  }
+  mv "$work" "$SID/tmp/debian-rust"
+  chroot "$SID" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c 'dpkg -i /tmp/debian-rust/*.deb'
+  rm -rf "$SID/tmp/debian-rust"
+  local pkg got
+  for pkg in rustc cargo; do
+    got=$(chroot "$SID" dpkg-query -W -f '${Version}' "$pkg")
+    [ "$got" = "$DEBIAN_RUST_VERSION" ] || {
+      echo "sbf: $DEBIAN_RUST_SUITE installed $pkg $got, but the local chain's toolchain is pinned to $DEBIAN_RUST_VERSION"
+      exit 1
+    }
+  done
+  mkdir -p "$DEBIAN_RUST/bin"
+  local libs="$SID/usr/lib/x86_64-linux-gnu:$SID/lib/x86_64-linux-gnu"
+  cat >"$DEBIAN_RUST/bin/rustc" <<EOF
+#!/bin/sh
+exec "$SID/lib64/ld-linux-x86-64.so.2" --library-path "$libs" "$SID/usr/bin/rustc" --sysroot "$SID/usr" "\$@"
+EOF
+  cat >"$DEBIAN_RUST/bin/cargo" <<EOF
+#!/bin/sh
+export RUSTC="$DEBIAN_RUST/bin/rustc"
+exec "$SID/lib64/ld-linux-x86-64.so.2" --library-path "$libs" "$SID/usr/bin/cargo" "\$@"
+EOF
+  chmod +x "$DEBIAN_RUST/bin/rustc" "$DEBIAN_RUST/bin/cargo"
+  "$DEBIAN_RUST/bin/rustc" --version
+  "$DEBIAN_RUST/bin/cargo" --version
+}
+
+# Debian's rustc and cargo alone (the local chain on agave 4.x), without the SBF program's steps.
+setup_rust() {
+  [ "$(id -u)" = 0 ] || die "setting up Debian's rustc needs root (debootstrap and chroot)"
+  command -v apt-get >/dev/null || die "setting up Debian's rustc needs apt-get (a Debian-like host)"
+  step apt "$(debian_mirror) $RUST_SRC_VERSION $LLVM_VERSION $DEBOOTSTRAP_VERSION $DEBIAN_RUST_VERSION" "10 s" setup_apt
+  step "debian $LLVM_SUITE root with $LLVM_DEB $LLVM_VERSION" "$LLVM_VERSION" "1 min" setup_sid
+  step "rustc and cargo $DEBIAN_RUST_VERSION ($DEBIAN_RUST_SUITE)" "$DEBIAN_RUST_VERSION-$LLVM_VERSION" "1 min" setup_debian_rust
+}
+
 setup() {
   [ "$(id -u)" = 0 ] || die "setting up the SBF toolchain needs root (debootstrap and chroot)"
   command -v apt-get >/dev/null || die "setting up the SBF toolchain needs apt-get (a Debian-like host)"
   check_rustc
-  step apt "$(debian_mirror) $RUST_SRC_VERSION $LLVM_VERSION $DEBOOTSTRAP_VERSION" "10 s" setup_apt
+  step apt "$(debian_mirror) $RUST_SRC_VERSION $LLVM_VERSION $DEBOOTSTRAP_VERSION $DEBIAN_RUST_VERSION" "10 s" setup_apt
   step "rust-src $RUST_SRC_VERSION" "$RUST_SRC_VERSION-$HOST_SYSROOT-$(hash_of "$HERE/std-$RUST_VERSION-solana.patch")" "30 s" setup_sysroot
   step "debian $LLVM_SUITE root with $LLVM_DEB $LLVM_VERSION" "$LLVM_VERSION" "1 min" setup_sid
   step "sbpf-linker $SBPF_LINKER_VERSION (bpf-linker $BPF_LINKER_VERSION)" \
@@ -310,8 +371,10 @@ case "${1:-build}" in
   setup) setup ;;
   build) build ;;
   status) is_set_up ;;
+  rust) setup_rust ;;
+  rust-status) [ -x "$DEBIAN_RUST/bin/cargo" ] && [ -x "$SID/usr/bin/cargo" ] ;;
   *)
-    echo "usage: scripts/sbf/sbf.sh [setup | build | status]" >&2
+    echo "usage: scripts/sbf/sbf.sh [setup | build | status | rust | rust-status]" >&2
     exit 2
     ;;
 esac
