@@ -21,8 +21,6 @@ export const REGISTRATION_VERSION = MAINTENANCE_VERSION;
 export const TOKEN_DECIMALS = 6;
 export const BASE_UNITS_PER_TOKEN = 10n ** BigInt(TOKEN_DECIMALS);
 
-export const HOLDER_TIER_THRESHOLDS = { pro: 500_000, elite: 1_000_000 } as const;
-
 export const SECONDS_PER_HOUR = 3600;
 export const SECONDS_PER_DAY = 86_400;
 export const DAILY_MINING_LIMIT_SECONDS = 28_800;
@@ -30,20 +28,6 @@ export const DAILY_LIMIT_WARNING_SECONDS = 1800;
 export const RATE_DOUBLING_DAYS = 10;
 /** The rate-increase progress bar spans ten days. */
 export const RATE_INCREASE_PERIOD_SECONDS = RATE_DOUBLING_DAYS * SECONDS_PER_DAY;
-export const DEFAULT_MAX_MINING_RATE = 64;
-
-export const CALCULATOR = {
-  defaultPriceUsd: 1,
-  priceStep: 0.00000001,
-  defaultHoursPerDay: 8,
-  fallbackMaxHoursPerDay: 8,
-  minHoursPerDay: 1,
-  minDaysHolding: 0,
-  maxDaysHolding: 120,
-  defaultDaysHolding: 120,
-} as const;
-
-export const DAYS_PER_MONTH = 30;
 
 export const INTERVALS_MS = {
   marketRefresh: 30_000,
@@ -55,11 +39,9 @@ export const INTERVALS_MS = {
 } as const;
 
 export const SOCKET_RECONNECT = { attempts: 5, delayMs: 1000, delayMaxMs: 5000 } as const;
-export const REALTIME_EVENTS_PER_SECOND = 10;
 
 export const TIER_FETCH_RETRY = { maxAttempts: 3, baseDelayMs: 1000, invalidFormatDelayMs: 1000 } as const;
 
-export const HTTP_TIMEOUT_MS = 0;
 export const TIKTOK_API_ENABLED = false;
 export const TIMEZONE_MAX_CHANGES = 1;
 export const TWITCH_POPUP = { width: 600, height: 800 } as const;

@@ -1,23 +1,11 @@
 import {
   BASE_UNITS_PER_TOKEN,
-  CALCULATOR,
-  DAYS_PER_MONTH,
-  HOLDER_TIER_THRESHOLDS,
   RATE_DOUBLING_DAYS,
   SECONDS_PER_DAY,
   SECONDS_PER_HOUR,
   TOKEN_DECIMALS,
 } from './constants.ts';
-import type { Tier } from './tiers.ts';
-
-export type HolderTier = 'starter' | 'pro' | 'elite';
-
-/** Holder tier from a token balance in whole tokens (no token account reads as 0: starter). */
-export function holderTier(balance: number): HolderTier {
-  if (balance >= HOLDER_TIER_THRESHOLDS.elite) return 'elite';
-  if (balance >= HOLDER_TIER_THRESHOLDS.pro) return 'pro';
-  return 'starter';
-}
+import type { Tier } from './schemas/tiers.ts';
 
 type RateTier = Pick<Tier, 'hourly_base_rate' | 'hourly_max_rate'>;
 
@@ -31,11 +19,6 @@ export function rateAfterDays(tier: RateTier, days: number): number {
   return Math.min(tier.hourly_base_rate * 2 ** doublings(days), tier.hourly_max_rate);
 }
 
-/** The rate that follows `current`: double it, capped at the max. */
-export function nextRate(current: number, max: number): number {
-  return Math.min(current * 2, max);
-}
-
 /**
  * When the rate next doubles for a tier activated at `activatedAt`, or null once the max is reached.
  */
@@ -44,49 +27,6 @@ export function nextRateIncreaseAt(tier: RateTier, activatedAt: Date, now: Date)
   if (rateAfterDays(tier, days) >= tier.hourly_max_rate) return null;
   const periods = doublings(days) + 1;
   return new Date(activatedAt.getTime() + periods * RATE_DOUBLING_DAYS * SECONDS_PER_DAY * 1000);
-}
-
-/** Calculator: daily earnings = hours per day × rate; monthly = 30 × daily. */
-export function calculatorEarnings(hoursPerDay: number, rate: number): { daily: number; monthly: number } {
-  const daily = hoursPerDay * rate;
-  return { daily, monthly: DAYS_PER_MONTH * daily };
-}
-
-/** Dashboard: daily earnings use the tier's whole daily limit in hours. */
-export function dashboardEarnings(
-  tier: Pick<Tier, 'daily_mining_limit_seconds'>,
-  rate: number,
-): { daily: number; monthly: number } {
-  return calculatorEarnings(tier.daily_mining_limit_seconds / SECONDS_PER_HOUR, rate);
-}
-
-/** The calculator's hour bounds for a tier (max falls back to 8 when no tier is known). */
-export function hoursPerDayBounds(tier?: Pick<Tier, 'daily_mining_limit_seconds'>): {
-  min: number;
-  max: number;
-} {
-  const max = tier ? tier.daily_mining_limit_seconds / SECONDS_PER_HOUR : CALCULATOR.fallbackMaxHoursPerDay;
-  return { min: CALCULATOR.minHoursPerDay, max: Math.max(CALCULATOR.minHoursPerDay, max) };
-}
-
-export function clamp(value: number, min: number, max: number): number {
-  if (Number.isNaN(value)) return min;
-  return Math.min(max, Math.max(min, value));
-}
-
-export function clampHoursPerDay(hours: number, tier?: Pick<Tier, 'daily_mining_limit_seconds'>): number {
-  const { min, max } = hoursPerDayBounds(tier);
-  return clamp(hours, min, max);
-}
-
-export function clampDaysHolding(days: number): number {
-  return clamp(Math.floor(days), CALCULATOR.minDaysHolding, CALCULATOR.maxDaysHolding);
-}
-
-/** The price input is parsed as a number and falls back to 0 if invalid (never negative). */
-export function parsePrice(input: string): number {
-  const value = Number.parseFloat(input);
-  return Number.isFinite(value) && value >= 0 ? value : 0;
 }
 
 // Token amounts: integers in base units wherever they are stored or summed.

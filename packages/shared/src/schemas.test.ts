@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientEvents, registrationRequestSchema } from './schemas.ts';
-import { DEFAULT_TIERS, tierListSchema, tierSchema } from './tiers.ts';
+import { clientEvents, registrationRequestSchema } from './schemas/index.ts';
+import { tierListSchema, tierSchema } from './schemas/tiers.ts';
+import { DEFAULT_TIERS } from './tiers.ts';
 
 const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 

@@ -1,20 +1,5 @@
 // The Mining Calculator panel (spec §2, §5, §9), on the landing page and the dashboard.
-import {
-  bestValueTier,
-  CALCULATOR,
-  calculatorEarnings,
-  clampDaysHolding,
-  clampHoursPerDay,
-  formatCurrency,
-  formatNumber,
-  formatPrice,
-  hoursPerDayBounds,
-  PRODUCT,
-  parsePrice,
-  RATE_DOUBLING_DAYS,
-  rateAfterDays,
-  type Tier,
-} from '@strm/shared';
+import { PRODUCT, RATE_DOUBLING_DAYS, rateAfterDays, type Tier } from '@strm/shared';
 import { useEffect, useState } from 'react';
 import {
   Alert,
@@ -26,7 +11,15 @@ import {
   ProgressBar,
   Spinner,
 } from '../../components/ui/index.ts';
-import { LOADING_TIERS, tiersErrorMessage, useTiers } from '../tiers/index.ts';
+import { formatCurrency, formatNumber, formatPrice } from '../../lib/format.ts';
+import {
+  bestValueTier,
+  calculatorEarnings,
+  LOADING_TIERS,
+  tiersErrorMessage,
+  useTiers,
+} from '../tiers/index.ts';
+import { CALCULATOR, clampDaysHolding, clampHoursPerDay, hoursPerDayBounds, parsePrice } from './inputs.ts';
 
 export const CALCULATOR_MESSAGES = {
   title: 'Mining Calculator',

@@ -1,16 +1,13 @@
+import { tiktokExchangeCodeResponseSchema } from '@strm/shared';
 import { useEffect } from 'react';
-import { z } from 'zod';
 import { apiRequest } from '../../lib/api.ts';
 import { callbackMessage, readCallback } from './callback.ts';
 
-const exchangeResponse = z.object({
-  success: z.boolean(),
-  access_token: z.string().optional(),
-  message: z.string().optional(),
-});
-
 function exchangeCode(code: string, state: string | undefined) {
-  return apiRequest('/tiktok/exchange-code', exchangeResponse, { method: 'POST', body: { code, state } });
+  return apiRequest('/tiktok/exchange-code', tiktokExchangeCodeResponseSchema, {
+    method: 'POST',
+    body: { code, state },
+  });
 }
 
 /** The authorisation return page: hands the result to the opener (same origin only) and closes. */

@@ -1,5 +1,5 @@
-import { formatCurrency, formatNumber, formatPrice } from '@strm/shared';
 import { Alert, Card, CardTitle, Spinner } from '../../components/ui/index.ts';
+import { formatCurrency, formatNumber, formatPrice } from '../../lib/format.ts';
 import { MARKET_MESSAGES, useMarket } from './useMarket.ts';
 
 function Stat({ label, value }: { label: string; value: string }) {

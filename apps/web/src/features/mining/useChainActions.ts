@@ -2,9 +2,10 @@
 // empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
 // then told to the socket, whose answer decides.
 import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
-import { formatNumber, toBaseUnits } from '@strm/shared';
+import { toBaseUnits } from '@strm/shared';
 import { useState } from 'react';
 import { useToast } from '../../components/ui/index.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { rpcConnection } from '../../lib/rpc.ts';
 import { requestSocket } from '../../lib/socket.ts';
 import { useAuth } from '../auth/index.ts';

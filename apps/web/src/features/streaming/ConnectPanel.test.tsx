@@ -61,7 +61,8 @@ beforeEach(() => {
           }),
         );
       }
-      return new Response(JSON.stringify({ success: true, live: true }));
+      // PUT /dev/demo/live, answered as the API does.
+      return new Response(JSON.stringify({ success: true, username: 'ada_demo', live: true, viewers: 42 }));
     }),
   );
 });

@@ -1,9 +1,8 @@
 // The demo platform's connect panel (local configurations only): the same states as the TikTok and Twitch
 // panels (spec §2, §4; shared in ConnectPanel.tsx), with a demo account made in one step and a "live" switch
 // instead of a real stream.
-import { SERVER_MESSAGES } from '@strm/shared';
+import { demoAccountResponseSchema, demoLiveResponseSchema, SERVER_MESSAGES } from '@strm/shared';
 import { useState } from 'react';
-import { z } from 'zod';
 import { Button, Card, CardTitle, Field, Input } from '../../components/ui/index.ts';
 import { apiRequest } from '../../lib/api.ts';
 import { emitSocket, type SocketState } from '../../lib/socket.ts';
@@ -20,12 +19,10 @@ export const STREAMING_MESSAGES = {
   createAccount: 'Create Demo Account',
 } as const;
 
-const accountAnswer = z.object({ success: z.boolean(), username: z.string() });
-const liveAnswer = z.object({ success: z.boolean(), live: z.boolean() });
 const USERNAME_KEY = 'demoUsername';
 
 async function setDemoLive(on: boolean) {
-  await apiRequest('/dev/demo/live', liveAnswer, {
+  await apiRequest('/dev/demo/live', demoLiveResponseSchema, {
     method: 'PUT',
     body: { live: on, viewers: on ? 42 : 0 },
   });
@@ -50,7 +47,7 @@ export function DemoPanel({
     setBusy(true);
     setError(null);
     try {
-      const answer = await apiRequest('/dev/demo/account', accountAnswer, {
+      const answer = await apiRequest('/dev/demo/account', demoAccountResponseSchema, {
         method: 'POST',
         body: { username },
       });

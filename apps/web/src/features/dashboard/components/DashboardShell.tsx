@@ -1,6 +1,7 @@
-import { DASHBOARD_VERSION, shortAddress } from '@strm/shared';
+import { DASHBOARD_VERSION } from '@strm/shared';
 import type { ReactNode } from 'react';
 import { Badge, Button } from '../../../components/ui/index.ts';
+import { shortAddress } from '../../../lib/format.ts';
 
 export const DISCONNECT_LABEL = 'Disconnect';
 

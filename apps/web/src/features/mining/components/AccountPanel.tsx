@@ -1,18 +1,10 @@
-import {
-  formatCurrency,
-  formatNumber,
-  holderTier,
-  INTERVALS_MS,
-  PRODUCT,
-  SERVER_MESSAGES,
-  shortAddress,
-  type Streamer,
-  TIMEZONE_MAX_CHANGES,
-} from '@strm/shared';
+import { INTERVALS_MS, PRODUCT, SERVER_MESSAGES, type Streamer, TIMEZONE_MAX_CHANGES } from '@strm/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Card, CardTitle, Field, Select, Spinner } from '../../../components/ui/index.ts';
+import { formatCurrency, formatNumber, shortAddress } from '../../../lib/format.ts';
 import { addressExplorerUrl, useClientConfig } from '../../client-config/index.ts';
 import { useChangeTimezone, useInitialTimezone, useTokenBalance } from '../api.ts';
+import { holderTier } from '../holder-tier.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 
 export type MiningStatus = keyof typeof MINING_MESSAGES.status;

@@ -1,7 +1,8 @@
 // The earnings history chart (recent sessions from mining-stats), with the figures as a table for screen
 // readers.
-import { formatNumber, type MiningStats, PRODUCT } from '@strm/shared';
+import { type MiningStats, PRODUCT } from '@strm/shared';
 import { BarChart } from '../../../components/ui/index.ts';
+import { formatNumber } from '../../../lib/format.ts';
 
 export function EarningsHistory({ sessions }: { sessions: MiningStats['recentSessions'] }) {
   const data = [...sessions].reverse().map((s) => ({

@@ -1,8 +1,5 @@
 import {
   DAILY_LIMIT_WARNING_SECONDS,
-  dashboardEarnings,
-  formatDuration,
-  formatNumber,
   INTERVALS_MS,
   type MiningStats,
   PRODUCT,
@@ -12,7 +9,9 @@ import {
 } from '@strm/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Card, CardTitle, cn, ProgressBar } from '../../../components/ui/index.ts';
+import { formatDuration, formatNumber } from '../../../lib/format.ts';
 import { emitSocket, type SocketState, useSocketEvent } from '../../../lib/socket.ts';
+import { dashboardEarnings } from '../../tiers/index.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 import { EarningsHistory } from './EarningsHistory.tsx';
 

@@ -1,5 +1,6 @@
-import { formatNumber, PRODUCT, SERVER_MESSAGES, type Tier } from '@strm/shared';
+import { PRODUCT, SERVER_MESSAGES, type Tier } from '@strm/shared';
 import { Alert, Badge, Button, Card, CardTitle, Spinner } from '../../../components/ui/index.ts';
+import { formatNumber } from '../../../lib/format.ts';
 import { LOADING_TIERS, tiersErrorMessage, useTiers } from '../../tiers/index.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 import type { useChainActions } from '../useChainActions.ts';

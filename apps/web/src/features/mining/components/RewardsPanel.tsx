@@ -1,5 +1,6 @@
-import { formatNumber, PRODUCT } from '@strm/shared';
+import { PRODUCT } from '@strm/shared';
 import { Alert, Button, Card, CardTitle } from '../../../components/ui/index.ts';
+import { formatNumber } from '../../../lib/format.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 import type { useChainActions } from '../useChainActions.ts';
 

@@ -1,5 +1,7 @@
-import { dashboardEarnings, formatNumber, PRODUCT } from '@strm/shared';
+import { PRODUCT } from '@strm/shared';
 import { BarChart } from '../../../components/ui/index.ts';
+import { formatNumber } from '../../../lib/format.ts';
+import { dashboardEarnings } from '../tier-math.ts';
 import { useTiers } from '../useTiers.ts';
 
 /**

@@ -1,5 +1,7 @@
-import { bestValueTier, formatNumber, PRODUCT, SECONDS_PER_HOUR, tierIconGroup } from '@strm/shared';
+import { PRODUCT, SECONDS_PER_HOUR } from '@strm/shared';
 import { Alert, Badge, Card, Spinner } from '../../../components/ui/index.ts';
+import { formatNumber } from '../../../lib/format.ts';
+import { bestValueTier, tierIconGroup } from '../tier-math.ts';
 import { LOADING_TIERS, tiersErrorMessage, useTiers } from '../useTiers.ts';
 
 export const BEST_VALUE = 'Best Value';
