@@ -7,6 +7,7 @@
 // ./run measures the install before it and passes it in STRM_INSTALL_SECONDS.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +34,12 @@ if (scripts.length === 0) {
 
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
+
+// Turbo's cache outside the clone, as cargo's target dir (scripts/cargo.mjs): a new clone of the same sources
+// replays the typecheck and the builds instead of redoing them. A task's key is its package's files, the
+// lockfile's versions, tsconfig.base.json (turbo.json) and the keys of the tasks it depends on; tests are
+// never cached.
+process.env.TURBO_CACHE_DIR ??= join(homedir(), '.cache', 'strm-turbo');
 
 /** @type {{ label: string, seconds: number, status: string }[]} */
 const steps = [];
