@@ -25,6 +25,7 @@ import {
   maintenanceStopSchema,
   marketResponseSchema,
   miningStatsSchema,
+  nonceQuerySchema,
   nonceResponseSchema,
   pendingRewardRequestSchema,
   pendingRewardResponseSchema,
@@ -47,6 +48,7 @@ import {
   updateUsernameResponseSchema,
   verificationResponseSchema,
   verifyStreamerRequestSchema,
+  walletParamsSchema,
   walletQuerySchema,
   walletSchema,
 } from '@strm/shared';
@@ -85,7 +87,6 @@ interface Operation {
   only?: keyof OpenApiFeatures;
 }
 
-const walletParams = z.object({ wallet: walletSchema });
 const ownWalletQuery = walletQuerySchema.partial();
 
 export const OPERATIONS: readonly Operation[] = [
@@ -147,7 +148,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Sign-in',
     summary: 'A single-use nonce and the Sign-In-With-Solana message to sign',
     auth: 'none',
-    query: z.object({ publicKey: walletSchema }),
+    query: nonceQuerySchema,
     ok: { schema: nonceResponseSchema },
     errors: { 401: 'Not a valid public key (it does not decode to 32 bytes)' },
   },
@@ -400,7 +401,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Admin',
     summary: 'Grant beta access (idempotent); audited',
     auth: 'admin',
-    params: walletParams,
+    params: walletParamsSchema,
     ok: { schema: betaAccessChangeSchema },
   },
   {
@@ -409,7 +410,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Admin',
     summary: 'Revoke beta access; audited',
     auth: 'admin',
-    params: walletParams,
+    params: walletParamsSchema,
     ok: { schema: betaAccessChangeSchema },
     errors: { 404: 'This wallet has no beta access' },
   },
@@ -427,7 +428,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Admin',
     summary: 'Promote a wallet to admin (idempotent); audited',
     auth: 'admin',
-    params: walletParams,
+    params: walletParamsSchema,
     ok: { schema: adminChangeSchema },
   },
   {
@@ -436,7 +437,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Admin',
     summary: 'Demote a promoted admin; audited',
     auth: 'admin',
-    params: walletParams,
+    params: walletParamsSchema,
     ok: { schema: adminChangeSchema },
     errors: { 404: 'This wallet is not an admin', 409: 'An admin through ADMIN_WALLETS' },
   },

@@ -1,11 +1,9 @@
-import { walletSchema } from '@strm/shared';
+import { type authenticateResponseSchema, nonceQuerySchema, type nonceResponseSchema } from '@strm/shared';
 import { Router } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { authRateLimit, type RateLimitStores } from '../http/rate-limits.ts';
 import { authenticate, createNonce, RefusedSignatures } from '../services/auth/sign-in.ts';
-
-const nonceQuerySchema = z.object({ publicKey: walletSchema });
 
 export function authRouter(deps: AppDeps, stores: RateLimitStores): Router {
   const router = Router();
@@ -17,7 +15,7 @@ export function authRouter(deps: AppDeps, stores: RateLimitStores): Router {
     authRateLimit('nonce', deps.config.authRateLimitPerMinute * 3, stores),
     async (req, res) => {
       const { publicKey } = nonceQuerySchema.parse(req.query);
-      res.json(await createNonce(deps, publicKey));
+      res.json((await createNonce(deps, publicKey)) satisfies z.input<typeof nonceResponseSchema>);
     },
   );
   router.post(
@@ -25,7 +23,7 @@ export function authRouter(deps: AppDeps, stores: RateLimitStores): Router {
     authRateLimit('authenticate', deps.config.authRateLimitPerMinute, stores),
     async (req, res) => {
       const { token } = await authenticate(deps, req.body, refused);
-      res.json({ token });
+      res.json({ token } satisfies z.input<typeof authenticateResponseSchema>);
     },
   );
   return router;

@@ -1,4 +1,6 @@
+import type { healthSchema, liveHealthSchema, readyHealthSchema } from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { checkHealth } from '../services/health.ts';
@@ -16,22 +18,23 @@ export function healthRouter(
 
   router.get('/health', async (_req, res) => {
     const health = await checkHealth(deps);
-    res.status(health.database.ok ? 200 : 503).json(health);
+    res.status(health.database.ok ? 200 : 503).json(health satisfies z.input<typeof healthSchema>);
   });
 
   router.get('/health/live', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok' } satisfies z.input<typeof liveHealthSchema>);
   });
 
   router.get('/health/ready', async (_req, res) => {
     if (!lifecycle.accepting) {
-      res.status(503).json({ status: 'shutting_down' });
+      res.status(503).json({ status: 'shutting_down' } satisfies z.input<typeof readyHealthSchema>);
       return;
     }
     const health = await checkHealth(deps);
-    res
-      .status(health.database.ok ? 200 : 503)
-      .json({ ...health, status: health.database.ok ? 'ready' : 'not_ready' });
+    res.status(health.database.ok ? 200 : 503).json({
+      ...health,
+      status: health.database.ok ? 'ready' : 'not_ready',
+    } satisfies z.input<typeof readyHealthSchema>);
   });
 
   return router;

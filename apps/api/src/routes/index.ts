@@ -1,5 +1,6 @@
-import { faucetRequestSchema } from '@strm/shared';
+import { faucetRequestSchema, type faucetResponseSchema } from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import { rateLimit } from 'express-rate-limit';
 import type { AppDeps } from '../deps.ts';
 import { buildOpenApi, methodNotAllowed } from '../http/openapi.ts';
@@ -49,7 +50,9 @@ export function apiRouter(
       }),
       async (req, res) => {
         const request = faucetRequestSchema.parse(req.body ?? {});
-        res.json(await runFaucet(deps.chain, localChain, request));
+        res.json(
+          (await runFaucet(deps.chain, localChain, request)) satisfies z.input<typeof faucetResponseSchema>,
+        );
       },
     );
   }

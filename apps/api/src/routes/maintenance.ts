@@ -1,5 +1,6 @@
-import { maintenanceStartSchema, maintenanceStopSchema } from '@strm/shared';
+import { maintenanceStartSchema, type maintenanceStatusSchema, maintenanceStopSchema } from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { requireAdmin, walletOf } from '../http/auth.ts';
 import { cachedMaintenance, setMaintenance } from '../services/maintenance.ts';
@@ -10,19 +11,28 @@ export function maintenanceRouter(deps: AppDeps): Router {
   const maintenance = cachedMaintenance(deps.prisma);
 
   router.get('/maintenance', async (_req, res) => {
-    res.json(await maintenance());
+    res.json((await maintenance()) satisfies z.input<typeof maintenanceStatusSchema>);
   });
 
   router.post('/maintenance/start', admin, async (req, res) => {
     const { message } = maintenanceStartSchema.parse(req.body ?? {});
-    res.json(
-      await setMaintenance(deps.prisma, { on: true, message, actor: walletOf(req), at: deps.clock.now() }),
-    );
+    const status = await setMaintenance(deps.prisma, {
+      on: true,
+      message,
+      actor: walletOf(req),
+      at: deps.clock.now(),
+    });
+    res.json(status satisfies z.input<typeof maintenanceStatusSchema>);
   });
 
   router.post('/maintenance/stop', admin, async (req, res) => {
     maintenanceStopSchema.parse(req.body ?? {});
-    res.json(await setMaintenance(deps.prisma, { on: false, actor: walletOf(req), at: deps.clock.now() }));
+    const status = await setMaintenance(deps.prisma, {
+      on: false,
+      actor: walletOf(req),
+      at: deps.clock.now(),
+    });
+    res.json(status satisfies z.input<typeof maintenanceStatusSchema>);
   });
 
   return router;

@@ -1,6 +1,7 @@
 // The landing page's market statistics and the web app's deployment settings.
-import type { ClientConfig, MarketResponse } from '@strm/shared';
+import type { clientConfigSchema, marketResponseSchema } from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { MarketService } from '../services/market.ts';
 
@@ -16,17 +17,15 @@ export function marketRouter(deps: AppDeps, market?: MarketService): Router {
     });
 
   router.get('/market', async (_req, res) => {
-    const answer: MarketResponse = await service.get();
-    res.json(answer);
+    res.json((await service.get()) satisfies z.input<typeof marketResponseSchema>);
   });
 
   router.get('/client-config', (_req, res) => {
-    const answer: ClientConfig = {
+    res.json({
       rpcUrl: deps.config.publicSolanaRpcUrl ?? deps.chain.rpcUrl,
       demoPlatform: deps.config.demoPlatform,
       links: deps.config.links,
-    };
-    res.json(answer);
+    } satisfies z.input<typeof clientConfigSchema>);
   });
 
   return router;

@@ -2,12 +2,18 @@
 // (local configurations only) the demo platform's account and live toggle.
 import {
   demoAccountRequestSchema,
+  type demoAccountResponseSchema,
   demoLiveRequestSchema,
+  type demoLiveResponseSchema,
+  type miningStatsSchema,
   pendingRewardRequestSchema,
+  type pendingRewardResponseSchema,
   timezoneRequestSchema,
+  type timezoneResponseSchema,
   walletQuerySchema,
 } from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { assertOwnWallet, requireAccess, requireAdmin, walletOf } from '../http/auth.ts';
@@ -28,12 +34,11 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
 
   router.get('/streamer/mining-stats', signedIn, async (req, res) => {
     assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
-    res.json(
-      await miningStats(
-        { prisma: deps.prisma, clock: deps.clock, tiers: mining.tiers, engine },
-        walletOf(req),
-      ),
+    const stats = await miningStats(
+      { prisma: deps.prisma, clock: deps.clock, tiers: mining.tiers, engine },
+      walletOf(req),
     );
+    res.json(stats satisfies z.input<typeof miningStatsSchema>);
   });
 
   router.put('/streamer/timezone', signedIn, async (req, res) => {
@@ -43,7 +48,7 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
       walletOf(req),
       timezone,
     ).catch(settingsError);
-    res.json({ success: true, ...result });
+    res.json({ success: true, ...result } satisfies z.input<typeof timezoneResponseSchema>);
   });
 
   router.post('/streamer/pending-reward', requireAdmin(deps), async (req, res) => {
@@ -58,7 +63,7 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
       { prisma: deps.prisma, clock: deps.clock, maxAmount: deps.config.pendingRewardAdjustmentMax },
       { admin: walletOf(req), ...input },
     ).catch(settingsError);
-    res.json({ success: true, ...adjusted });
+    res.json({ success: true, ...adjusted } satisfies z.input<typeof pendingRewardResponseSchema>);
   });
 
   const demo = mining.demo;
@@ -82,7 +87,12 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
         create: { wallet, platform: 'demo', username: name, isVerified: true, verifiedAt: deps.clock.now() },
         update: { username: name, isVerified: true, verifiedAt: deps.clock.now() },
       });
-      res.json({ success: true, platform: 'demo', username: account.username, isVerified: true });
+      res.json({
+        success: true,
+        platform: 'demo',
+        username: account.username,
+        isVerified: true,
+      } satisfies z.input<typeof demoAccountResponseSchema>);
     });
 
     router.put('/dev/demo/live', signedIn, async (req, res) => {
@@ -95,7 +105,7 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
         success: true,
         username: account.username,
         ...demo.setLive(account.username, live, viewers),
-      });
+      } satisfies z.input<typeof demoLiveResponseSchema>);
     });
   }
   return router;

@@ -2,14 +2,20 @@
 // platforms' status and usernames, and TikTok's code exchange behind the TIKTOK_API flag. Every route
 // acts on the signed-in wallet; a body or query naming another wallet is refused.
 import {
+  type platformsResponseSchema,
   SERVER_MESSAGES,
   streamerValidationRequestSchema,
   tiktokExchangeCodeRequestSchema,
+  type tiktokExchangeCodeResponseSchema,
+  type twitchAuthResponseSchema,
   updateUsernameRequestSchema,
+  type updateUsernameResponseSchema,
+  type verificationResponseSchema,
   verifyStreamerRequestSchema,
   walletQuerySchema,
 } from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { assertOwnWallet, requireAccess, walletOf } from '../http/auth.ts';
@@ -33,7 +39,8 @@ export function platformsRouter(deps: AppDeps, mining: Mining, access: AccessCon
   const auth = requireAccess(deps, access);
 
   router.get('/twitch/auth', auth, async (req, res) => {
-    res.json({ url: await accounts.twitchAuthorizeUrl(walletOf(req)) });
+    const url = await accounts.twitchAuthorizeUrl(walletOf(req));
+    res.json({ url } satisfies z.input<typeof twitchAuthResponseSchema>);
   });
 
   // Twitch EventSub webhook (no bearer token: Twitch signs it with TWITCH_EVENTSUB_SECRET).
@@ -46,23 +53,27 @@ export function platformsRouter(deps: AppDeps, mining: Mining, access: AccessCon
 
   router.get('/streamer-platforms', auth, async (req, res) => {
     assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
-    res.json({ success: true, platforms: await accounts.statuses(walletOf(req)) });
+    const platforms = await accounts.statuses(walletOf(req));
+    res.json({ success: true, platforms } satisfies z.input<typeof platformsResponseSchema>);
   });
 
   router.post('/update-streamer-username', auth, async (req, res) => {
     const { platform, username } = updateUsernameRequestSchema.parse(req.body ?? {});
-    res.json({ success: true, ...(await accounts.updateUsername(walletOf(req), platform, username)) });
+    const account = await accounts.updateUsername(walletOf(req), platform, username);
+    res.json({ success: true, ...account } satisfies z.input<typeof updateUsernameResponseSchema>);
   });
 
   router.post('/streamer-validation', auth, async (req, res) => {
     const { platform, wallet } = streamerValidationRequestSchema.parse(req.body ?? {});
     assertOwnWallet(req, wallet);
-    res.json({ success: true, ...(await accounts.generateCode(walletOf(req), platform)) });
+    const code = await accounts.generateCode(walletOf(req), platform);
+    res.json({ success: true, ...code } satisfies z.input<typeof verificationResponseSchema>);
   });
 
   router.post('/verify-streamer', auth, async (req, res) => {
     const input = verifyStreamerRequestSchema.parse(req.body ?? {});
-    res.json({ success: true, ...(await accounts.verify(walletOf(req), input)) });
+    const verified = await accounts.verify(walletOf(req), input);
+    res.json({ success: true, ...verified } satisfies z.input<typeof verificationResponseSchema>);
   });
 
   router.post('/tiktok/exchange-code', auth, async (req, res) => {
@@ -70,14 +81,16 @@ export function platformsRouter(deps: AppDeps, mining: Mining, access: AccessCon
       throw AppError.notFound(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_api_disabled');
     }
     const { code, state } = tiktokExchangeCodeRequestSchema.parse(req.body ?? {});
-    res.json({ success: true, ...(await accounts.exchangeTikTokCode(walletOf(req), code, state)) });
+    const exchanged = await accounts.exchangeTikTokCode(walletOf(req), code, state);
+    res.json({ success: true, ...exchanged } satisfies z.input<typeof tiktokExchangeCodeResponseSchema>);
   });
 
   router.get('/tiktok/auth', auth, async (req, res) => {
     if (!config.platforms.tiktok.apiEnabled) {
       throw AppError.notFound(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_api_disabled');
     }
-    res.json({ url: await accounts.tiktokAuthorizeUrl(walletOf(req)) });
+    const url = await accounts.tiktokAuthorizeUrl(walletOf(req));
+    res.json({ url } satisfies z.input<typeof twitchAuthResponseSchema>);
   });
 
   return router;

@@ -1,5 +1,11 @@
-import { fromBaseUnits } from '@strm/shared';
+import {
+  type betaAccessResponseSchema,
+  fromBaseUnits,
+  type registrationSchema,
+  type tokenBalanceResponseSchema,
+} from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { assertOwnWallet, requireWallet, walletOf } from '../http/auth.ts';
@@ -15,25 +21,30 @@ export function registrationsRouter(deps: AppDeps): Router {
   router.post('/registrations', signedIn, async (req, res) => {
     assertOwnWallet(req, (req.body as { wallet?: unknown } | undefined)?.wallet);
     const registration = await createRegistration(deps, walletOf(req), req.body, deps.clock.now());
-    res.status(201).json(registration);
+    res.status(201).json(registration satisfies z.input<typeof registrationSchema>);
   });
 
   router.get('/registrations/me', signedIn, async (req, res) => {
     const registration = await getRegistration(deps.prisma, walletOf(req));
     if (!registration) throw AppError.notFound('This wallet has not registered', 'not_registered');
-    res.json(registration);
+    res.json(registration satisfies z.input<typeof registrationSchema>);
   });
 
   router.get('/beta-access', signedIn, async (req, res) => {
     assertOwnWallet(req, req.query.wallet);
-    res.json({ hasAccess: await hasBetaAccess(deps.prisma, walletOf(req)) });
+    const hasAccess = await hasBetaAccess(deps.prisma, walletOf(req));
+    res.json({ hasAccess } satisfies z.input<typeof betaAccessResponseSchema>);
   });
 
   router.get('/token-balance', signedIn, async (req, res) => {
     assertOwnWallet(req, req.query.wallet);
     const wallet = walletOf(req);
     const units = await tokenBalanceUnits(deps.chain, wallet);
-    res.json({ wallet, balance: fromBaseUnits(units), units: units.toString() });
+    res.json({
+      wallet,
+      balance: fromBaseUnits(units),
+      units: units.toString(),
+    } satisfies z.input<typeof tokenBalanceResponseSchema>);
   });
 
   return router;

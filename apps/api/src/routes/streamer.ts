@@ -1,5 +1,6 @@
-import { fromBaseUnits, type Streamer } from '@strm/shared';
+import { fromBaseUnits, type Streamer, type streamerResponseSchema } from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { assertOwnWallet, requireWallet, walletOf } from '../http/auth.ts';
 import { isAdmin } from '../services/admins.ts';
@@ -37,7 +38,7 @@ export function streamerRouter(deps: AppDeps, mining: Mining): Router {
       nextRateIncrease: rate.nextRateIncrease,
       isLive: await mining.engine.liveAnywhere(wallet),
     };
-    res.json({ success: true, streamer });
+    res.json({ success: true, streamer } satisfies z.input<typeof streamerResponseSchema>);
   });
   return router;
 }

@@ -39,6 +39,9 @@ export const registrationListResponseSchema = z.object({
 });
 export type RegistrationListResponse = z.infer<typeof registrationListResponseSchema>;
 
+/** The `{wallet}` of /admin/beta-access/{wallet} and /admin/admins/{wallet}. */
+export const walletParamsSchema = z.object({ wallet: walletSchema });
+
 /** PUT/DELETE /admin/beta-access/{wallet}: the wallet's access after the change. */
 export const betaAccessChangeSchema = z.object({ wallet: walletSchema, hasAccess: z.boolean() });
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { walletSchema } from './common.ts';
 
+/** GET /nonce's query: the wallet about to sign in. */
+export const nonceQuerySchema = z.object({ publicKey: walletSchema });
+
 /** GET /nonce?publicKey=…: a single-use nonce and the exact Sign-In-With-Solana message to sign. */
 export const nonceResponseSchema = z.object({
   nonce: z.string(),
