@@ -21,7 +21,7 @@ import { DemoPlatform } from '../src/platforms/demo.ts';
 import { chainStreamerRecords } from '../src/services/chain/streamer-records.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { freePort } from '@strm/testing';
-import { benchDatabase } from './support.ts';
+import { answerProfiling, benchDatabase } from './support.ts';
 
 const count = Number(process.env.BENCH_STREAMERS ?? 10_000);
 const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
@@ -29,6 +29,8 @@ const bare = process.env.BENCH_BARE === '1';
 const send = (message: unknown) => process.send?.(message);
 
 const wallets = Array.from({ length: count }, () => Keypair.generate().publicKey.toBase58());
+// BENCH_CPU_PROF: the benchmark asks for a profile of its measured window.
+await answerProfiling();
 
 if (bare) {
   const io = new Server({ transports: ['websocket'] });

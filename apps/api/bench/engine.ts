@@ -5,8 +5,11 @@
 // is the figure). Measured from outside: CPU time and RSS from /proc (the API process alone; its embedded
 // PostgreSQL apart), transactions from PostgreSQL's own count (pg_stat_database), updates as received by the
 // clients.
-//   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2)
+//   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2,
+//                        BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers over the measured window)
+import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import {
   ask,
@@ -48,6 +51,8 @@ const count = Number(process.env.BENCH_STREAMERS ?? 10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const clientProcesses = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
 const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
+const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
 
 async function scenario(bare: boolean) {
   const server = forkBench('./engine-server.ts', {
@@ -75,9 +80,18 @@ async function scenario(bare: boolean) {
   const xactsBefore = ready.databaseUrl ? await transactions(ready.databaseUrl) : Number.NaN;
   const cpuBefore = serverCpu(server.pid!);
   for (const c of clients) c.send({ type: 'measure' });
+  if (profileDir) server.send({ type: 'profile-start' });
   const t0 = Date.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const reports = await Promise.all(clients.map((c) => ask(c, 'report')));
+  if (profileDir) {
+    const written = nextMessage(server, 'profile-stop');
+    server.send({
+      type: 'profile-stop',
+      file: join(profileDir, `${bare ? 'bare' : 'engine'}-${count}.cpuprofile`),
+    });
+    await written;
+  }
   const cpuAfter = serverCpu(server.pid!);
   const elapsed = (Date.now() - t0) / 1000;
   const rss = rssMb(server.pid!);

@@ -181,3 +181,25 @@ export async function runStreamers(
     }),
   );
 }
+
+/**
+ * In a benchmark's server process: a V8 CPU profile of the window between the parent's `profile-start` and
+ * `profile-stop` (with the file to write), answered by `profile-stop` once written.
+ */
+export async function answerProfiling(): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const profiler = new Session();
+  profiler.connect();
+  process.on('message', async (m: { type: string; file?: string }) => {
+    if (m.type === 'profile-start') {
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    if (m.type === 'profile-stop') {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(m.file!, JSON.stringify(profile));
+      process.send?.({ type: 'profile-stop' });
+    }
+  });
+}
