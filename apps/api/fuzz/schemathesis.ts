@@ -4,13 +4,13 @@
 // reached) and with none. Passes only with no 5xx, no response that breaks its documented schema, status
 // or content type, and no request accepted that the schema refuses. Fixed seed and bounded examples, so a
 // run is repeatable; FUZZ_MAX_EXAMPLES and FUZZ_SEED change them.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Keypair } from '@solana/web3.js';
-import { FakeTwitch, freePort, freePortPair } from '@strm/testing';
+import { FakeTwitch, freePort, freePortPair, startProcess } from '@strm/testing';
 import nacl from 'tweetnacl';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
@@ -25,7 +25,8 @@ async function startProduct(
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'strm-fuzz-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  const product = await startProcess(process.execPath, ['--import', 'tsx', 'src/main.ts'], 'is ready at', {
     cwd: apiDir,
     env: {
       ...process.env,
@@ -41,42 +42,18 @@ async function startProduct(
       RATE_LIMIT_PER_MINUTE: '1000000',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-  };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`product did not start:\n${output}`)), 180_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('is ready at')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      exited.then(
-        () => {
-          clearTimeout(timer);
-          reject(new Error(`product exited before it was ready:\n${output}`));
-        },
-        () => {},
-      );
-    });
-  } catch (err) {
-    await stop();
+    label: 'product',
+  }).catch((err: unknown) => {
+    removeData();
     throw err;
-  }
+  });
+  const stop = async () => {
+    await product.stop();
+    removeData();
+  };
   // Later output (warnings, errors) goes to the console: a 5xx's cause shows up beside it.
-  child.stdout?.on('data', (c: Buffer) => process.stderr.write(c));
-  child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
+  product.child.stdout?.on('data', (c: Buffer) => process.stderr.write(c));
+  product.child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
   return { url: `http://127.0.0.1:${port}`, stop };
 }
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startProcess } from '@strm/testing';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,44 +22,21 @@ export function startApiProcess(env: Record<string, string>, timeoutMs = 90_000)
 }
 
 /** Runs an API start command (e.g. an image's) with exactly this environment; waits for its ready line. */
-export function startApiCommand(
+export async function startApiCommand(
   [command, ...args]: string[],
   cwd: string,
   env: Record<string, string | undefined>,
   timeoutMs = 90_000,
 ): Promise<RunningApi> {
   // Its own process group, so a start that times out takes what it spawned (e.g. a cargo build) with it.
-  const child = spawn(command!, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`API did not start in ${timeoutMs} ms:\n${out}`));
-    }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /ready at (http:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({
-          url: match[1]!,
-          child,
-          output: () => out,
-          stop: async () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`API exited with ${code} before it was ready:\n${out}`));
-    });
+  const api = await startProcess(command!, args, /ready at (http:\/\/\S+)/, {
+    cwd,
+    env,
+    timeoutMs,
+    group: true,
+    label: 'API',
   });
+  return { url: api.ready[1]!, child: api.child, output: api.output, stop: () => api.stop() };
 }
 
 export function runApiToExit(

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, freePortPair } from '@strm/testing';
+import { freePort, freePortPair, startProcess } from '@strm/testing';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -21,7 +20,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   await chmod(dataDir, 0o755);
   const port = await freePort();
   const chainPort = await freePortPair();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const product = await startProcess(process.execPath, ['--import', 'tsx', 'src/main.ts'], 'is ready at', {
     cwd: join(repoRoot, 'apps', 'api'),
     env: {
       ...process.env,
@@ -32,45 +31,18 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       LOCAL_CHAIN_PORT: String(chainPort),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`product did not start:\n${output}`)), 150_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('is ready at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`product exited before it was ready:\n${output}`));
-    });
-  });
-  try {
-    await ready;
-  } catch (err) {
-    // Not left running behind a failed suite. It may be blocked in the local chain's build (spawnSync),
-    // where a SIGTERM handler cannot run: SIGKILL after a while.
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
+    timeoutMs: 150_000,
+    label: 'product',
+  }).catch(async (err: unknown) => {
     await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     throw err;
-  }
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     rpcUrl: `http://127.0.0.1:${chainPort}`,
     dataDir,
     async stop() {
-      child.kill('SIGTERM');
-      await exited;
+      await product.stop();
       // The local chain, the API's child, may still be writing its ledger as it stops after the API.
       await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },

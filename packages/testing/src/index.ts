@@ -97,3 +97,4 @@ export async function launchChromium(
 export type { Fault } from './fake-http.ts';
 export { FakeTikTok } from './fake-tiktok.ts';
 export { FakeTwitch } from './fake-twitch.ts';
+export { type StartedProcess, type StartOptions, startProcess } from './process.ts';

@@ -17,7 +17,7 @@ import {
 } from '@solana/web3.js';
 import { type ChainInfo, fundWallet } from '@strm/local-chain';
 import { activateTierInstructions, miningProgram, readConfig } from '@strm/mining-client';
-import { freePort } from '@strm/testing';
+import { freePort, startProcess } from '@strm/testing';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { systemClock } from '../../src/clock.ts';
@@ -56,13 +56,13 @@ export interface ApiProcess {
 export async function startApi(label: string, env: Record<string, string>): Promise<ApiProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const fullEnv = { ...env, PORT: String(port) };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const started = await startProcess(process.execPath, ['--import', 'tsx', 'src/main.ts'], /ready at http/, {
     cwd: apiDir,
     env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...fullEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    group: true,
+    label,
   });
-  let out = '';
+  const { child } = started;
   let expected = false;
   let exited = false;
   const api: ApiProcess = {
@@ -72,8 +72,12 @@ export async function startApi(label: string, env: Record<string, string>): Prom
     env: fullEnv,
     child,
     unexpectedExits: 0,
-    unhandled: () => out.split('\n').filter((l) => l.includes('unhandled promise rejection')).length,
-    output: () => out,
+    unhandled: () =>
+      started
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('unhandled promise rejection')).length,
+    output: started.output,
     kill(signal) {
       expected = true;
       child.kill(signal);
@@ -81,32 +85,13 @@ export async function startApi(label: string, env: Record<string, string>): Prom
     async stop() {
       if (exited) return;
       expected = true;
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([gone, sleep(15_000)]);
-      if (!exited) process.kill(-child.pid!, 'SIGKILL');
+      await started.stop(15_000);
     },
     alive: () => !exited,
   };
-  child.once('exit', () => {
+  void started.exited.then(() => {
     exited = true;
     if (!expected) api.unexpectedExits++;
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${label} did not start:\n${out}`)), 180_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/ready at http/.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label} exited (${code}) before it was ready:\n${out}`));
-    });
   });
   return api;
 }
