@@ -1,5 +1,5 @@
 // Helpers the test suites share: free loopback ports and Debian's Chromium for browser tests.
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,9 @@ function listenable(port: number): Promise<number | null> {
 /**
  * Test servers take their ports below the kernel's ephemeral range: a port the kernel chose (listen on 0) is
  * one it may give the next outgoing connection of any process before our server binds it, which a loaded
- * machine did ("binding 127.0.0.1:N"). Below the range only another server can take it; the pick is random
- * over thousands of ports and never repeated within a process, so concurrent suites rarely meet.
+ * machine did ("binding 127.0.0.1:N"). Below the range only another server can take it. A port handed out is
+ * reserved on the machine for a while (a file in the temporary directory, created exclusively), so no other
+ * test process, of this suite's parallel files or of another suite, is handed it while its server starts.
  */
 const LOWEST_PORT = 20_000;
 const ephemeralStart = (() => {
@@ -34,19 +35,36 @@ const ephemeralStart = (() => {
     return 32_768;
   }
 })();
-const handedOut = new Set<number>();
+/** Long enough for any server to have bound its port (after which it is not listenable anyway). */
+const RESERVATION_MS = 10 * 60_000;
+const reservations = join(tmpdir(), 'strm-test-ports');
+
+/** Takes the machine-wide reservation of `port`: false when another process holds a fresh one. */
+function reserve(port: number): boolean {
+  const file = join(reservations, String(port));
+  try {
+    closeSync(openSync(file, 'wx'));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  // An old reservation is taken over (its server bound long ago, or its process is gone).
+  if (Date.now() - statSync(file).mtimeMs < RESERVATION_MS) return false;
+  const now = new Date();
+  utimesSync(file, now, now);
+  return true;
+}
 
 /** `count` consecutive ports nothing listens on right now (127.0.0.1), outside the ephemeral range. */
 async function freePorts(count: number): Promise<number> {
+  mkdirSync(reservations, { recursive: true });
   for (let attempt = 0; attempt < 1000; attempt++) {
     const port = LOWEST_PORT + Math.floor(Math.random() * (ephemeralStart - LOWEST_PORT - count));
     const ports = Array.from({ length: count }, (_, i) => port + i);
-    if (ports.some((p) => handedOut.has(p))) continue;
+    if (!ports.every(reserve)) continue;
     let free = true;
     for (const p of ports) if ((await listenable(p)) === null) free = false;
-    if (!free) continue;
-    for (const p of ports) handedOut.add(p);
-    return port;
+    if (free) return port;
   }
   throw new Error('no free port');
 }
