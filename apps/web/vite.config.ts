@@ -31,5 +31,12 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    // One file per core (vitest's default leaves one core to itself: one file at a time on 2 cores).
+    maxWorkers: 2,
+    // A bound for a hung test, not a speed check: a file's first render (React, jsdom's layout, role queries
+    // over the whole tree) and the modules the app loads lazily (transformed by Vite at first import) are
+    // CPU work that took over 5 s (vitest's default) at load 18 on 2 cores, where the flake hunt runs.
+    testTimeout: 20_000,
+    minWorkers: 1,
   },
 });
