@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../testing/fake-api.ts';
 import { MarketStats } from './MarketStats.tsx';
 
 afterEach(() => {
@@ -9,10 +10,7 @@ afterEach(() => {
 });
 
 function renderWith(body: unknown, status = 200) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response(JSON.stringify(body), { status })),
-  );
+  fakeApi({ 'GET /market': () => ({ status, body }) });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>

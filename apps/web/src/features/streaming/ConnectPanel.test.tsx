@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialSocketState } from '../../lib/socket.ts';
+import { fakeApi } from '../../testing/fake-api.ts';
 import { DemoPanel } from './DemoPanel.tsx';
 import { PlatformPanel } from './PlatformPanel.tsx';
 
@@ -47,24 +48,18 @@ const idle: LiveState = { ...initialSocketState, connected: true };
 beforeEach(() => {
   localStorage.setItem('authToken', 'token');
   socket.emitted.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      if (String(url).includes('/streamer-platforms')) {
-        return new Response(
-          JSON.stringify({
-            success: true,
-            platforms: [
-              { platform: 'tiktok', isVerified: true, username: 'ada' },
-              { platform: 'twitch', isVerified: true, username: 'ada' },
-            ],
-          }),
-        );
-      }
-      // PUT /dev/demo/live, answered as the API does.
-      return new Response(JSON.stringify({ success: true, username: 'ada_demo', live: true, viewers: 42 }));
+  fakeApi({
+    'GET /streamer-platforms': () => ({
+      body: {
+        success: true,
+        platforms: [
+          { platform: 'tiktok', isVerified: true, username: 'ada' },
+          { platform: 'twitch', isVerified: true, username: 'ada' },
+        ],
+      },
     }),
-  );
+    'PUT /dev/demo/live': () => ({ body: { success: true, username: 'ada_demo', live: true, viewers: 42 } }),
+  });
 });
 afterEach(() => {
   cleanup();

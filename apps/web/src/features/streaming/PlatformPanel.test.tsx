@@ -3,30 +3,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialSocketState } from '../../lib/socket.ts';
+import { type FakeCall, type FakeRoutes, fakeApi } from '../../testing/fake-api.ts';
 import { PlatformPanel } from './PlatformPanel.tsx';
 
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const idle: LiveState = { ...initialSocketState, connected: true };
 
-type Route = (init: RequestInit | undefined) => { status: number; body: unknown };
-let routes: Record<string, Route>;
-const calls: Array<{ path: string; body: unknown }> = [];
+let routes: FakeRoutes;
+let calls: FakeCall[];
 
 beforeEach(() => {
   localStorage.setItem('authToken', 'token');
-  calls.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = String(url).replace('/api/v1', '').split('?')[0]!;
-      calls.push({ path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      const route = routes[`${init?.method ?? 'GET'} ${path}`];
-      if (!route)
-        return new Response(JSON.stringify({ error: 'not_found', message: 'no route' }), { status: 404 });
-      const { status, body } = route(init);
-      return new Response(JSON.stringify(body), { status });
-    }),
-  );
+  ({ calls } = fakeApi(() => routes));
 });
 afterEach(() => {
   cleanup();

@@ -2,6 +2,7 @@ import { DEFAULT_TIERS } from '@strm/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../testing/fake-api.ts';
 import type { useChainActions } from '../useChainActions.ts';
 import { MiningControls } from './MiningControls.tsx';
 
@@ -10,10 +11,7 @@ type Actions = ReturnType<typeof useChainActions>;
 const tiersBody = DEFAULT_TIERS.map((t, i) => ({ id: i + 1, ...t }));
 
 beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => Response.json(tiersBody)),
-  );
+  fakeApi({ 'GET /tiers': () => ({ body: tiersBody }) });
 });
 afterEach(() => {
   cleanup();

@@ -1,15 +1,12 @@
 import type { ClientConfig } from '@strm/shared';
-import { vi } from 'vitest';
+import { fakeApi } from '../../../testing/fake-api.ts';
 
-/** Answers every fetch with a local client config, as `GET /api/v1/client-config` would (no demo, no links). */
+/** `GET /api/v1/client-config` answers a local client config (no demo, no links). */
 export function serveClientConfig(): void {
   const config: ClientConfig = {
     rpcUrl: 'http://rpc.invalid',
     demoPlatform: false,
     links: { dexChart: null, tokenExplorer: null, addressExplorer: null },
   };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => Response.json(config)),
-  );
+  fakeApi({ 'GET /client-config': () => ({ body: config }) });
 }
