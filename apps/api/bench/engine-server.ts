@@ -13,7 +13,7 @@ import { encodeStreamer, miningProgram, streamerPda } from '@strm/mining-client'
 import { fromBaseUnits, toBaseUnits } from '@strm/shared';
 import { Server } from 'socket.io';
 import { createApp } from '../src/app.ts';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -81,8 +81,8 @@ if (bare) {
   });
   const chainDir = await mkdtemp(join(tmpdir(), 'strm-bench-chain-'));
   const local = await startLocalChain({ dataDir: chainDir, rpcPort: await freePort(), reset: true });
-  const chain = createChain(local.rpcUrl, local.wsUrl);
-  const program = miningProgram(chain.connection);
+  const rpc = createRpc(local.rpcUrl, local.wsUrl);
+  const program = miningProgram(rpc.connection);
   const activatedAt = Math.floor(Date.now() / 1000) - 3 * 86_400;
   const written = Date.now();
   for (let i = 0; i < count; i += 32) {
@@ -128,7 +128,7 @@ if (bare) {
   const app = createApp({
     config,
     prisma: db.prisma,
-    chain,
+    rpc,
     clock: systemClock,
     logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'),
     demoPlatform: demo,

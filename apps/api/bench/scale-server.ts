@@ -6,7 +6,7 @@ import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { toBaseUnits } from '@strm/shared';
 import { createApp } from '../src/app.ts';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
@@ -49,7 +49,7 @@ const app = createApp({
   config,
   prisma,
   databaseUrl: config.databaseUrl,
-  chain: createChain('http://127.0.0.1:9'),
+  rpc: createRpc('http://127.0.0.1:9'),
   clock: systemClock,
   logger,
   demoPlatform: demo,

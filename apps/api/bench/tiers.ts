@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express from 'express';
 import { createApp } from '../src/app.ts';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -26,7 +26,7 @@ const config = loadConfig({
 const app = createApp({
   config,
   prisma: db.prisma,
-  chain: createChain('http://127.0.0.1:9'),
+  rpc: createRpc('http://127.0.0.1:9'),
   clock: systemClock,
   logger: createLogger('silent'),
 });

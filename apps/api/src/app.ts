@@ -37,7 +37,7 @@ export interface App {
 }
 
 function contentSecurityPolicy(deps: AppDeps) {
-  const chainOrigins = [deps.chain.rpcUrl, deps.chain.wsUrl].map((u) => new URL(u).origin);
+  const chainOrigins = [deps.rpc.rpcUrl, deps.rpc.wsUrl].map((u) => new URL(u).origin);
   return {
     directives: {
       defaultSrc: ["'self'"],
@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): App {
   // The dev faucet exists only beside the project's local chain and never with a treasury keypair
   // (config.faucet); elsewhere its path is unknown (404) whatever the request, answered before the body is
   // even parsed.
-  if (!deps.localChain || !config.faucet) api.use('/dev/faucet', () => faucetNotFound());
+  if (!deps.localChainInfo || !config.faucet) api.use('/dev/faucet', () => faucetNotFound());
   api.use(
     express.json({
       limit: '32kb',

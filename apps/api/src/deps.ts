@@ -1,5 +1,5 @@
 import type { ChainInfo } from '@strm/local-chain';
-import type { Chain } from './chain.ts';
+import type { Rpc } from './rpc.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from './db/index.ts';
@@ -17,11 +17,11 @@ export interface AppDeps {
   prisma: PrismaClient;
   /** The database's URL: with it the cluster lease is renewed on a connection of its own. */
   databaseUrl?: string;
-  chain: Chain;
+  rpc: Rpc;
   clock: Clock;
   logger: Logger;
   /** Set when the API runs the project's local chain (enables the faucet). */
-  localChain?: ChainInfo;
+  localChainInfo?: ChainInfo;
   /** The process's metrics registry (created when absent); services may register their own metrics. */
   metrics?: Metrics;
   /** Supervised processes and Redis, for /health (server.ts fills it in as they start). */

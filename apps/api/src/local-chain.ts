@@ -72,14 +72,14 @@ export async function startChain(
     },
     { name: 'local chain', logger, metrics: options.metrics, onRestarted: options.onRestarted },
   );
-  const chain = await supervisor.start();
+  const localChain = await supervisor.start();
   // Listening on every interface (in a container) is still reached by clients on loopback.
   const reachable = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:');
-  logger.info({ rpc: chain.rpcUrl, mint: chain.info.mint }, 'local chain started');
+  logger.info({ rpc: localChain.rpcUrl, mint: localChain.info.mint }, 'local chain started');
   return {
-    rpcUrl: reachable(chain.rpcUrl),
-    wsUrl: reachable(chain.wsUrl),
-    local: chain.info,
+    rpcUrl: reachable(localChain.rpcUrl),
+    wsUrl: reachable(localChain.wsUrl),
+    local: localChain.info,
     supervision: supervisor,
     stop: () => supervisor.stop(),
   };

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createApp } from './app.ts';
-import { createChain } from './chain.ts';
+import { createRpc } from './rpc.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
@@ -67,16 +67,16 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
 
   const local = await startChain(config, logger, { metrics, onRestarted: restartedLine('The local chain') });
   lifecycle.onClose('local chain', () => local.stop());
-  const chain = createChain(local.rpcUrl, local.wsUrl, metrics);
+  const rpc = createRpc(local.rpcUrl, local.wsUrl, metrics);
   const dependencies: Dependencies = { database: db.supervision, localChain: local.supervision };
   const { server, io, mining, access } = createApp({
     config,
     prisma: db.prisma,
     databaseUrl: db.url,
-    chain,
+    rpc,
     clock: systemClock,
     logger,
-    localChain: local.local,
+    localChainInfo: local.local,
     metrics,
     lifecycle,
     dependencies,
@@ -111,7 +111,7 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     Boolean,
   );
   logger.info(
-    { url, database: db.embedded ? 'embedded' : 'DATABASE_URL', rpc: chain.rpcUrl, supervised },
+    { url, database: db.embedded ? 'embedded' : 'DATABASE_URL', rpc: rpc.rpcUrl, supervised },
     'STRM is ready',
   );
   const watching = supervised.length

@@ -6,7 +6,7 @@ import { type LocalChain, startLocalChain } from '@strm/local-chain';
 import { tokenBalance } from '@strm/mining-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { freePort } from './ports.ts';
 import { startTestApp, type TestApp } from './support.ts';
 
@@ -21,9 +21,9 @@ beforeAll(async () => {
   let port = await freePort();
   while (port > 65_000) port = await freePort();
   local = await startLocalChain({ dataDir, rpcPort: port, reset: true });
-  const chain = createChain(local.rpcUrl, local.wsUrl);
-  withChain = await startTestApp({ chain, localChain: local.info });
-  withoutFaucet = await startTestApp({ chain });
+  const rpc = createRpc(local.rpcUrl, local.wsUrl);
+  withChain = await startTestApp({ rpc, localChainInfo: local.info });
+  withoutFaucet = await startTestApp({ rpc });
 });
 afterAll(async () => {
   await withChain?.close();

@@ -10,7 +10,7 @@ import { io as connectSocket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
@@ -56,7 +56,7 @@ beforeAll(async () => {
     config: cfg,
     prisma,
     databaseUrl: cfg.databaseUrl,
-    chain: createChain(`http://127.0.0.1:${rpcPort}`, `ws://127.0.0.1:${rpcPort}`),
+    rpc: createRpc(`http://127.0.0.1:${rpcPort}`, `ws://127.0.0.1:${rpcPort}`),
     clock: fakeClock(),
     logger: createLogger('silent'),
   });

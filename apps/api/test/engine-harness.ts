@@ -27,7 +27,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
@@ -134,10 +134,10 @@ export async function startEngineServer(
   const app = createApp({
     config,
     prisma,
-    chain: createChain(chain.local.rpcUrl, chain.local.wsUrl),
+    rpc: createRpc(chain.local.rpcUrl, chain.local.wsUrl),
     clock,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-    localChain: chain.local.info,
+    localChainInfo: chain.local.info,
     demoPlatform: demo,
     ...(opts.platforms ? { platforms: opts.platforms } : {}),
   });

@@ -8,7 +8,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
@@ -40,7 +40,7 @@ function build(env: Record<string, string> = {}) {
   return createApp({
     config,
     prisma,
-    chain: createChain('http://127.0.0.1:9', undefined, metrics),
+    rpc: createRpc('http://127.0.0.1:9', undefined, metrics),
     clock,
     logger: createLogger('silent'),
     metrics,
@@ -86,7 +86,7 @@ describe('health for load balancers and orchestrators', () => {
     const { app } = createApp({
       config,
       prisma: dead,
-      chain: createChain('http://127.0.0.1:9'),
+      rpc: createRpc('http://127.0.0.1:9'),
       clock: fakeClock(),
       logger: createLogger('silent'),
     });
@@ -118,7 +118,7 @@ describe('request ids', () => {
     const { app } = createApp({
       config,
       prisma,
-      chain: createChain('http://127.0.0.1:9'),
+      rpc: createRpc('http://127.0.0.1:9'),
       clock: fakeClock(),
       logger: pino({ level: 'info' }, stream) as unknown as typeof logger,
     });

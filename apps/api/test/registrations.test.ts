@@ -6,7 +6,7 @@ import { type LocalChain, startLocalChain } from '@strm/local-chain';
 import { freePortPair } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChain } from '../src/chain.ts';
+import { createRpc } from '../src/rpc.ts';
 import { type SignedIn, signIn } from './sign-in.ts';
 import { startTestApp, type TestApp } from './support.ts';
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'strm-api-reg-'));
   await chmod(dataDir, 0o755);
   local = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true });
-  t = await startTestApp({ chain: createChain(local.rpcUrl, local.wsUrl), localChain: local.info });
+  t = await startTestApp({ rpc: createRpc(local.rpcUrl, local.wsUrl), localChainInfo: local.info });
   noChain = await startTestApp();
 });
 afterAll(async () => {

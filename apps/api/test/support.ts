@@ -3,7 +3,7 @@ import type { ChainInfo } from '@strm/local-chain';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { type Chain, createChain } from '../src/chain.ts';
+import { type Rpc, createRpc } from '../src/rpc.ts';
 import type { Clock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
@@ -81,9 +81,9 @@ export interface TestApp {
 /** The real app over a fresh database; the chain defaults to an address nothing listens on. */
 export async function startTestApp(
   opts: {
-    chain?: Chain;
+    rpc?: Rpc;
     env?: Record<string, string>;
-    localChain?: ChainInfo;
+    localChainInfo?: ChainInfo;
     /** Another app's database (a second instance of one deployment): not dropped at close. */
     databaseUrl?: string;
   } = {},
@@ -99,15 +99,15 @@ export async function startTestApp(
   });
   const prisma = createPrisma(db.url);
   await seedDefaultTiers(prisma);
-  const chain = opts.chain ?? createChain('http://127.0.0.1:9');
+  const rpc = opts.rpc ?? createRpc('http://127.0.0.1:9');
   const clock = fakeClock();
   const { app, server, io, mining, lifecycle } = createApp({
     config,
     prisma,
-    chain,
+    rpc,
     clock,
     logger: createLogger('silent'),
-    localChain: opts.localChain,
+    localChainInfo: opts.localChainInfo,
   });
   await mining.start();
   return {

@@ -11,7 +11,7 @@ import { checkHealth } from '../services/health.ts';
  * is reported but does not gate readiness: every instance shares it, so taking them all out would not help.
  */
 export function healthRouter(
-  deps: Pick<AppDeps, 'prisma' | 'chain' | 'dependencies' | 'logger'>,
+  deps: Pick<AppDeps, 'prisma' | 'rpc' | 'dependencies' | 'logger'>,
   lifecycle: Lifecycle,
 ): Router {
   const router = Router();

@@ -34,13 +34,13 @@ export function apiRouter(
     res.type('application/json').send(mining.tiers.json());
   });
 
-  const { localChain } = deps;
-  const features = { faucet: Boolean(localChain && deps.config.faucet), demo: Boolean(mining.demo) };
+  const { localChainInfo } = deps;
+  const features = { faucet: Boolean(localChainInfo && deps.config.faucet), demo: Boolean(mining.demo) };
   const openApi = JSON.stringify(buildOpenApi(features));
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openApi);
   });
-  if (localChain && deps.config.faucet) {
+  if (localChainInfo && deps.config.faucet) {
     router.post(
       '/dev/faucet',
       rateLimit({
@@ -51,7 +51,7 @@ export function apiRouter(
       async (req, res) => {
         const request = faucetRequestSchema.parse(req.body ?? {});
         res.json(
-          (await runFaucet(deps.chain, localChain, request)) satisfies z.input<typeof faucetResponseSchema>,
+          (await runFaucet(deps.rpc, localChainInfo, request)) satisfies z.input<typeof faucetResponseSchema>,
         );
       },
     );

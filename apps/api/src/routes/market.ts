@@ -22,7 +22,7 @@ export function marketRouter(deps: AppDeps, market?: MarketService): Router {
 
   router.get('/client-config', (_req, res) => {
     res.json({
-      rpcUrl: deps.config.publicSolanaRpcUrl ?? deps.chain.rpcUrl,
+      rpcUrl: deps.config.publicSolanaRpcUrl ?? deps.rpc.rpcUrl,
       demoPlatform: deps.config.demoPlatform,
       links: deps.config.links,
     } satisfies z.input<typeof clientConfigSchema>);

@@ -39,7 +39,7 @@ export function registrationsRouter(deps: AppDeps): Router {
   router.get('/token-balance', signedIn, async (req, res) => {
     assertOwnWallet(req, req.query.wallet);
     const wallet = walletOf(req);
-    const units = await tokenBalanceUnits(deps.chain, wallet);
+    const units = await tokenBalanceUnits(deps.rpc, wallet);
     res.json({
       wallet,
       balance: fromBaseUnits(units),

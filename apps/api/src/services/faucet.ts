@@ -1,6 +1,6 @@
 import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { ChainInfo } from '@strm/local-chain';
-import type { Chain } from '../chain.ts';
+import type { Rpc } from '../rpc.ts';
 import { AppError } from '../http/app-error.ts';
 
 /** Only the project's local chain has a faucet; on devnet or mainnet its path does not exist. */
@@ -11,7 +11,7 @@ export function faucetNotFound(): never {
 export const FAUCET_NOT_A_WALLET = 'The faucet funds wallets only, not programs or system accounts';
 
 export async function runFaucet(
-  chain: Chain,
+  rpc: Rpc,
   local: ChainInfo,
   request: { wallet: string; sol: number; strm: number },
 ) {
@@ -23,12 +23,12 @@ export async function runFaucet(
   }
   // Funding a program, a sysvar or an off-curve address (a PDA) fails on chain: say so instead of a 500.
   if (!PublicKey.isOnCurve(wallet.toBytes())) throw AppError.badRequest(FAUCET_NOT_A_WALLET, 'not_a_wallet');
-  const account = await chain.connection.getAccountInfo(wallet);
+  const account = await rpc.connection.getAccountInfo(wallet);
   if (account && (account.executable || !account.owner.equals(SystemProgram.programId))) {
     throw AppError.badRequest(FAUCET_NOT_A_WALLET, 'not_a_wallet');
   }
   // Local mode only, so the launcher package (development tooling) is loaded here, never in production.
   const { fundWallet } = await import('@strm/local-chain');
-  const result = await fundWallet(chain.connection, local, wallet, { sol: request.sol, strm: request.strm });
+  const result = await fundWallet(rpc.connection, local, wallet, { sol: request.sol, strm: request.strm });
   return { wallet: request.wallet, sol: request.sol, strm: request.strm, tokenAccount: result.tokenAccount };
 }

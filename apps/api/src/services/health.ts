@@ -2,7 +2,7 @@
 // whatever is down (a stalled chain node answers nothing at all). States, never an error's text (which may
 // carry hosts or credentials); the reasons go to the log.
 import type { Health } from '@strm/shared';
-import type { Chain } from '../chain.ts';
+import type { Rpc } from '../rpc.ts';
 import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Dependencies, SupervisedStatus } from '../observability/dependencies.ts';
@@ -13,7 +13,7 @@ type Component = Health['database'];
 
 export interface HealthSources {
   prisma: PrismaClient;
-  chain: Chain;
+  rpc: Rpc;
   dependencies?: Dependencies;
   logger?: Logger;
 }
@@ -50,10 +50,10 @@ export async function checkHealth(
   sources: HealthSources,
   timeoutMs = HEALTH_PROBE_TIMEOUT_MS,
 ): Promise<Health> {
-  const { prisma, chain, dependencies: deps, logger } = sources;
+  const { prisma, rpc, dependencies: deps, logger } = sources;
   const [database, chainHealth, redis] = await Promise.all([
     probe('database', () => prisma.$queryRaw`SELECT 1`, timeoutMs, deps?.database, logger),
-    probe('chain', () => chain.ping(timeoutMs), timeoutMs, deps?.localChain, logger),
+    probe('chain', () => rpc.ping(timeoutMs), timeoutMs, deps?.localChain, logger),
     deps?.redis ? probe('redis', () => deps.redis!.ping(), timeoutMs, undefined, logger) : undefined,
   ]);
   const ok = database.ok && chainHealth.ok && (redis?.ok ?? true);

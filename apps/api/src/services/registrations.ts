@@ -6,7 +6,7 @@ import {
   type RegistrationListResponse,
   registrationRequestSchema,
 } from '@strm/shared';
-import type { Chain } from '../chain.ts';
+import type { Rpc } from '../rpc.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { Prisma, type BetaRegistration as RegistrationRow } from '../generated/prisma/client.ts';
 import { AppError } from '../http/app-error.ts';
@@ -41,7 +41,7 @@ export async function getRegistration(prisma: PrismaClient, wallet: string): Pro
  * the chain here, never taken from the client. A second registration is a 409.
  */
 export async function createRegistration(
-  deps: { prisma: PrismaClient; chain: Chain },
+  deps: { prisma: PrismaClient; rpc: Rpc },
   wallet: string,
   body: unknown,
   at: Date,
@@ -50,7 +50,7 @@ export async function createRegistration(
   if (await deps.prisma.betaRegistration.count({ where: { wallet } })) {
     throw AppError.conflict(ALREADY_REGISTERED, 'already_registered');
   }
-  const balance = await tokenBalanceUnits(deps.chain, wallet);
+  const balance = await tokenBalanceUnits(deps.rpc, wallet);
   try {
     const row = await deps.prisma.betaRegistration.create({
       data: {

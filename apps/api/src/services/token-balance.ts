@@ -1,13 +1,13 @@
 import { PublicKey } from '@solana/web3.js';
 import { miningProgram, readConfig } from '@strm/mining-client';
-import type { Chain } from '../chain.ts';
+import type { Rpc } from '../rpc.ts';
 import { AppError } from '../http/app-error.ts';
 
 const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 
 /** The product token's mint, from the mining program's on-chain config (the chain is the truth). */
-export async function productMint(chain: Chain): Promise<PublicKey> {
-  const config = await readConfig(miningProgram(chain.connection));
+export async function productMint(rpc: Rpc): Promise<PublicKey> {
+  const config = await readConfig(miningProgram(rpc.connection));
   if (!config)
     throw AppError.unavailable('The mining program is not initialized on this cluster', 'chain_unavailable');
   return config.tokenMint;
@@ -17,10 +17,10 @@ export async function productMint(chain: Chain): Promise<PublicKey> {
  * The wallet's balance of the product token in base units, summed over its token accounts of that mint
  * (0 without one). An unreachable chain is a 503: the server never guesses a balance.
  */
-export async function tokenBalanceUnits(chain: Chain, wallet: string): Promise<bigint> {
+export async function tokenBalanceUnits(rpc: Rpc, wallet: string): Promise<bigint> {
   try {
-    const mint = await productMint(chain);
-    const { value } = await chain.connection.getParsedTokenAccountsByOwner(
+    const mint = await productMint(rpc);
+    const { value } = await rpc.connection.getParsedTokenAccountsByOwner(
       new PublicKey(wallet),
       { programId: TOKEN_PROGRAM_ID },
       'confirmed',

@@ -113,9 +113,9 @@ function longestGap(streamers: Streamer[], from: number, to: number): number {
   return longest / 1000;
 }
 
-async function tokenUnits(chain: ChainAccess, owner: PublicKey): Promise<bigint> {
-  const ata = getAssociatedTokenAddressSync(new PublicKey(chain.info.mint), owner);
-  const info = await chain.connection.getTokenAccountBalance(ata, 'confirmed').catch(() => null);
+async function tokenUnits(localChain: ChainAccess, owner: PublicKey): Promise<bigint> {
+  const ata = getAssociatedTokenAddressSync(new PublicKey(localChain.info.mint), owner);
+  const info = await localChain.connection.getTokenAccountBalance(ata, 'confirmed').catch(() => null);
   return BigInt(info?.value.amount ?? '0');
 }
 
@@ -124,7 +124,7 @@ interface Setup {
   apis: () => ApiProcess[];
   streamers: Streamer[];
   databaseUrl: string;
-  chain: ChainAccess;
+  localChain: ChainAccess;
   /** Does the fault; resolves when the dependency is back (or at once for a kill): those two moments. */
   fault: () => Promise<{ faultAt: number; returnedAt: number; note?: string }>;
   /** Instances whose exit is the fault itself (not counted). */
@@ -132,7 +132,7 @@ interface Setup {
 }
 
 async function scenario(setup: Setup): Promise<void> {
-  const { streamers, chain } = setup;
+  const { streamers, localChain } = setup;
   log(`${setup.name}: ${streamers.length} streamers go live`);
   const exitsBefore = setup.apis().reduce((n, a) => n + a.unexpectedExits, 0);
   const startSent = new Map<string, number>();
@@ -211,15 +211,15 @@ async function scenario(setup: Setup): Promise<void> {
     );
     const pending = BigInt(rows[0]?.pending ?? '0');
     if (pending <= 0n) return;
-    const before = await tokenUnits(chain, s.keypair.publicKey);
-    const signature = await selfTransfer(chain, s.keypair);
+    const before = await tokenUnits(localChain, s.keypair.publicKey);
+    const signature = await selfTransfer(localChain, s.keypair);
     const [event, p] = await s.request('collect-rewards', { signature, wallet: s.wallet }, [
       'rewards-collected',
       'rewards-error',
     ]);
     if (event === 'rewards-collected') paid++;
     else log(`${s.wallet}: collect refused: ${JSON.stringify(p)}`);
-    const received = (await tokenUnits(chain, s.keypair.publicKey)) - before;
+    const received = (await tokenUnits(localChain, s.keypair.publicKey)) - before;
     if (received > pending) doublePayouts++;
   });
   const { rows: claims } = await db.query<{ n: string }>(
@@ -259,12 +259,15 @@ async function scenario(setup: Setup): Promise<void> {
   log(`${setup.name}: ${JSON.stringify(results.at(-1))}`);
 }
 
-async function streamersOn(chain: ChainAccess, urls: (i: number) => () => string[]): Promise<Streamer[]> {
+async function streamersOn(
+  localChain: ChainAccess,
+  urls: (i: number) => () => string[],
+): Promise<Streamer[]> {
   log(`activating ${N} wallets on chain`);
   const wallets = await inBatches(
     Array.from({ length: N }, (_, i) => i),
     10,
-    async () => activatedWallet(chain),
+    async () => activatedWallet(localChain),
   );
   return wallets.map(({ keypair, signature }, i) => new Streamer(keypair, signature, jwtSecret, urls(i)));
 }
@@ -311,8 +314,8 @@ async function embeddedScenarios() {
   });
   cleanups.unshift(() => api.stop());
   const info = chainInfoAt(join(dataDir, 'chain'));
-  const chain = { connection: new Connection(info.rpcUrl, 'confirmed'), info };
-  const streamers = await streamersOn(chain, () => () => [api.url]);
+  const localChain = { connection: new Connection(info.rpcUrl, 'confirmed'), info };
+  const streamers = await streamersOn(localChain, () => () => [api.url]);
   await prepare(streamers, api.url);
   const databaseUrl = (await embeddedUrl(join(dataDir, 'postgres'), pgPort, 'strm'))!;
 
@@ -322,7 +325,7 @@ async function embeddedScenarios() {
       apis: () => [api],
       streamers,
       databaseUrl,
-      chain,
+      localChain,
       async fault() {
         const faultAt = Date.now();
         process.kill(childPid(api, 'postgres'), 'SIGKILL');
@@ -337,7 +340,7 @@ async function embeddedScenarios() {
       apis: () => [api],
       streamers,
       databaseUrl,
-      chain,
+      localChain,
       async fault() {
         const pid = childPid(api, 'strm-local-chai');
         const faultAt = Date.now();
@@ -362,7 +365,7 @@ async function embeddedScenarios() {
   for (const s of streamers) s.close();
   await api.stop();
   // Its chain is gone with it: this connection's WebSocket would try again forever.
-  (chain.connection as unknown as { _rpcWebSocket?: { close(): void } })._rpcWebSocket?.close();
+  (localChain.connection as unknown as { _rpcWebSocket?: { close(): void } })._rpcWebSocket?.close();
 }
 
 // ---- 3 to 6: external PostgreSQL, Redis, several instances --------------------------------------------
@@ -395,21 +398,21 @@ async function sharedChainScenarios() {
   cleanups.unshift(() => local.stop());
   const pgServer = await privatePostgres();
   cleanups.unshift(() => pgServer.destroy());
-  const chain = { connection: local.connection, info: local.info };
+  const localChain = { connection: local.connection, info: local.info };
   const base = { ...API_ENV, LOCAL_CHAIN_DIR: chainDir };
 
   if (wanted('external-pg')) {
     const databaseUrl = await pgServer.createDatabase('faults_external');
     const api = await startApi('external', { ...base, DATABASE_URL: databaseUrl });
     cleanups.unshift(() => api.stop());
-    const streamers = await streamersOn(chain, () => () => [api.url]);
+    const streamers = await streamersOn(localChain, () => () => [api.url]);
     await prepare(streamers, api.url);
     await scenario({
       name: `external PostgreSQL stopped ${PG_OUTAGE_S} s`,
       apis: () => [api],
       streamers,
       databaseUrl,
-      chain,
+      localChain,
       async fault() {
         const faultAt = Date.now();
         pgServer.stop();
@@ -433,7 +436,7 @@ async function sharedChainScenarios() {
     cleanups.unshift(() => b.stop());
     const apis = [a, b];
     // Half the streamers on each instance; a load balancer sends a reconnecting client to one alive.
-    const streamers = await streamersOn(chain, (i) => () => {
+    const streamers = await streamersOn(localChain, (i) => () => {
       const own = apis[i % 2]!;
       return [own, ...apis.filter((x) => x !== own)].filter((x) => x.alive()).map((x) => x.url);
     });
@@ -449,7 +452,7 @@ async function sharedChainScenarios() {
         apis: () => apis,
         streamers,
         databaseUrl,
-        chain,
+        localChain,
         async fault() {
           const faultAt = Date.now();
           await redis.stop();
@@ -477,7 +480,7 @@ async function sharedChainScenarios() {
         apis: () => [a],
         streamers,
         databaseUrl,
-        chain,
+        localChain,
         killed: () => [b],
         async fault() {
           const faultAt = Date.now();
@@ -495,14 +498,14 @@ async function sharedChainScenarios() {
     let api = await startApi('single', { ...base, DATABASE_URL: databaseUrl });
     const first = api;
     cleanups.unshift(() => api.stop());
-    const streamers = await streamersOn(chain, () => () => (api.alive() ? [api.url] : []));
+    const streamers = await streamersOn(localChain, () => () => (api.alive() ? [api.url] : []));
     await prepare(streamers, api.url);
     await scenario({
       name: `single instance SIGKILLed, restarted after ${RESTART_DELAY_S} s`,
       apis: () => [api],
       streamers,
       databaseUrl,
-      chain,
+      localChain,
       killed: () => [first],
       async fault() {
         const faultAt = Date.now();

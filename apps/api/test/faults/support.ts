@@ -256,21 +256,21 @@ async function send(connection: Connection, signer: Keypair, instructions: Trans
 }
 
 /** A funded wallet with Tier 1 active on chain, and the activation's signature. */
-export async function activatedWallet(chain: ChainAccess) {
+export async function activatedWallet(localChain: ChainAccess) {
   const keypair = Keypair.generate();
-  await fundWallet(chain.connection, chain.info, keypair.publicKey, { sol: 2, strm: 20_000 });
-  const program = miningProgram(chain.connection);
+  await fundWallet(localChain.connection, localChain.info, keypair.publicKey, { sol: 2, strm: 20_000 });
+  const program = miningProgram(localChain.connection);
   const deposit = (await readConfig(program))?.tiers.find((t) => t.name === 'Tier 1')?.deposit ?? 0n;
   const signature = await send(
-    chain.connection,
+    localChain.connection,
     keypair,
     await activateTierInstructions(program, keypair.publicKey, 'Tier 1', deposit),
   );
   return { keypair, signature };
 }
 
-export function selfTransfer(chain: ChainAccess, keypair: Keypair) {
-  return send(chain.connection, keypair, [
+export function selfTransfer(localChain: ChainAccess, keypair: Keypair) {
+  return send(localChain.connection, keypair, [
     SystemProgram.transfer({ fromPubkey: keypair.publicKey, toPubkey: keypair.publicKey, lamports: 0 }),
   ]);
 }

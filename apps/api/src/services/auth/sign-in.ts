@@ -15,12 +15,12 @@ export const NONCE_TTL_MS = 5 * 60_000;
 const REFUSED_MAX = 10_000;
 export const SIGN_IN_STATEMENT = `Sign in to the ${PRODUCT} Mining Platform.`;
 
-type SignInDeps = Pick<AppDeps, 'config' | 'prisma' | 'clock' | 'chain' | 'localChain'>;
+type SignInDeps = Pick<AppDeps, 'config' | 'prisma' | 'clock' | 'rpc' | 'localChainInfo'>;
 
 /** CAIP-2 style chain id of the cluster the API talks to, as wallets show it. */
-export function signInChainId(deps: Pick<AppDeps, 'chain' | 'localChain'>): string {
-  if (deps.localChain) return 'solana:localnet';
-  const host = new URL(deps.chain.rpcUrl).hostname;
+export function signInChainId(deps: Pick<AppDeps, 'rpc' | 'localChainInfo'>): string {
+  if (deps.localChainInfo) return 'solana:localnet';
+  const host = new URL(deps.rpc.rpcUrl).hostname;
   if (host.includes('devnet')) return 'solana:devnet';
   if (host.includes('testnet')) return 'solana:testnet';
   if (host === '127.0.0.1' || host === 'localhost') return 'solana:localnet';

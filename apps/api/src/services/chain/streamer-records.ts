@@ -15,7 +15,8 @@ import { type MiningProgram, readStreamer, streamerPda } from '@strm/mining-clie
 import WebSocket from 'ws';
 import type { Logger } from '../../logger.ts';
 
-export interface OnChainTier {
+/** A streamer's activation record on chain: the mining tier it activated, when, and what it staked. */
+export interface TierActivation {
   tierName: string;
   /** The activation's time on chain (the rate doubles every 10 days from here). */
   activatedAt: Date;
@@ -25,16 +26,16 @@ export interface OnChainTier {
 
 /** The wallet's record as it is now (null: closed or inactive), and when it changed, when known. */
 export interface RecordChange {
-  record: OnChainTier | null;
+  record: TierActivation | null;
   /** The chain's time of the change (a deactivation event), or the moment the watch was lost (ms). */
   atMs?: number;
 }
 
 export interface StreamerRecords {
   /** The active tier, or null when the wallet has no active record. Rejects when the RPC fails. */
-  read(wallet: string): Promise<OnChainTier | null>;
+  read(wallet: string): Promise<TierActivation | null>;
   /** Several wallets' records (pages of 100 accounts per request). Rejects when the RPC fails. */
-  readMany(wallets: readonly string[]): Promise<Map<string, OnChainTier | null>>;
+  readMany(wallets: readonly string[]): Promise<Map<string, TierActivation | null>>;
   /** Reports changes of the wallet's record until the returned function runs. */
   watch(wallet: string, onChange: (change: RecordChange) => void): () => void;
   /** Whether changes are being received (waits up to `timeoutMs` for the subscriptions). */
@@ -57,7 +58,7 @@ const LOGS_SUB = 2;
 /** How `emit!` (sol_log_data) writes an event into the transaction's logs. */
 const PROGRAM_DATA = 'Program data: ';
 
-function decodeRecord(program: MiningProgram, data: Buffer): OnChainTier | null {
+function decodeRecord(program: MiningProgram, data: Buffer): TierActivation | null {
   if (!data.length) return null;
   try {
     const raw = program.coder.accounts.decode('streamer', data);
@@ -111,7 +112,7 @@ class ChainStreamerRecords implements StreamerRecords {
     private readonly options: RecordWatchOptions,
   ) {}
 
-  async read(wallet: string): Promise<OnChainTier | null> {
+  async read(wallet: string): Promise<TierActivation | null> {
     const record = await readStreamer(this.program, new PublicKey(wallet));
     if (!record?.isActive) return null;
     return {
@@ -121,8 +122,8 @@ class ChainStreamerRecords implements StreamerRecords {
     };
   }
 
-  async readMany(wallets: readonly string[]): Promise<Map<string, OnChainTier | null>> {
-    const result = new Map<string, OnChainTier | null>();
+  async readMany(wallets: readonly string[]): Promise<Map<string, TierActivation | null>> {
+    const result = new Map<string, TierActivation | null>();
     const connection = this.program.provider.connection;
     for (let i = 0; i < wallets.length; i += PAGE) {
       const page = wallets.slice(i, i + PAGE);

@@ -20,7 +20,7 @@ import { type BackgroundLoop, backgroundLoop } from '../../observability/backgro
 import type { Metrics } from '../../observability/metrics.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapters } from '../../platforms/adapter.ts';
 import { normaliseUsername } from '../../platforms/adapter.ts';
-import type { OnChainTier, RecordChange, StreamerRecords } from '../chain/streamer-records.ts';
+import type { TierActivation, RecordChange, StreamerRecords } from '../chain/streamer-records.ts';
 import type { TierCatalog } from '../tiers.ts';
 import { dailyCapAt, type LocalDay, localDay, usedInDay } from './daily.ts';
 import { engagementBoostPermille, type EngagementOptions } from './engagement.ts';
@@ -321,7 +321,7 @@ export class MiningEngine {
       buffered.push(change);
     };
     const unwatchRecord = this.deps.records.watch(wallet, (change) => onRecord(change));
-    let record: OnChainTier | null;
+    let record: TierActivation | null;
     let streamer: Awaited<ReturnType<PrismaClient['streamer']['findUnique']>>;
     let account: Awaited<ReturnType<PrismaClient['platformAccount']['findUnique']>>;
     try {
@@ -520,7 +520,7 @@ export class MiningEngine {
     }
   }
 
-  private async onChainTier(wallet: string, platform: StreamPlatform): Promise<OnChainTier> {
+  private async readTierActivation(wallet: string, platform: StreamPlatform): Promise<TierActivation> {
     const record = await this.deps.records.read(wallet).catch((err: unknown) => {
       this.deps.logger.warn({ err }, 'streamer record unreadable');
       throw new MiningError('room-error', SERVER_MESSAGES.tierReadFailed);
@@ -559,7 +559,7 @@ export class MiningEngine {
       // The account (with its streamer row: one query) and the chain's record, side by side.
       const [accountResult, recordResult] = await Promise.allSettled([
         this.verifiedAccount(wallet, platform, request.username),
-        this.onChainTier(wallet, platform),
+        this.readTierActivation(wallet, platform),
       ]);
       // The verified account is checked first, as the client does.
       if (accountResult.status === 'rejected') throw accountResult.reason;
@@ -684,7 +684,7 @@ export class MiningEngine {
   }
 
   /** The stake the session runs on is gone or changed (null: it holds). */
-  private recordProblem(session: LiveSession, record: OnChainTier | null): Problem | null {
+  private recordProblem(session: LiveSession, record: TierActivation | null): Problem | null {
     if (
       record &&
       record.tierName === session.tierName &&

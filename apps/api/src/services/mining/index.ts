@@ -46,13 +46,13 @@ function readKeypair(path: string): Keypair {
 
 /** The local chain's treasury (chain.json), or TREASURY_KEYPAIR_PATH's token account of the config's mint. */
 async function treasuryOf(deps: AppDeps, program: MiningProgram): Promise<Treasury | null> {
-  if (deps.localChain) {
-    const mint = new PublicKey(deps.localChain.mint);
+  if (deps.localChainInfo) {
+    const mint = new PublicKey(deps.localChainInfo.mint);
     return {
-      owner: readKeypair(deps.localChain.keypairs.treasuryOwner),
+      owner: readKeypair(deps.localChainInfo.keypairs.treasuryOwner),
       mint,
-      tokenAccount: new PublicKey(deps.localChain.treasuryTokenAccount),
-      decimals: deps.localChain.decimals,
+      tokenAccount: new PublicKey(deps.localChainInfo.treasuryTokenAccount),
+      decimals: deps.localChainInfo.decimals,
     };
   }
   if (!deps.config.treasuryKeypairPath) return null;
@@ -69,11 +69,11 @@ async function treasuryOf(deps: AppDeps, program: MiningProgram): Promise<Treasu
 
 export function createMining(deps: AppDeps, events: EngineEvents, access?: AccessControl): Mining {
   const { config, prisma, clock, logger, metrics } = deps;
-  const program = miningProgram(deps.chain.connection);
+  const program = miningProgram(deps.rpc.connection);
   const records: StreamerRecords =
     deps.streamerRecords ??
     chainStreamerRecords(program, {
-      wsUrl: deps.chain.wsUrl,
+      wsUrl: deps.rpc.wsUrl,
       logger,
       now: () => clock.now().getTime(),
     });
@@ -118,13 +118,13 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
   });
   const claims = new ClaimService({
     prisma,
-    connection: deps.chain.connection,
+    connection: deps.rpc.connection,
     clock,
     logger,
     treasury: () => treasuryOf(deps, program),
     isLive: (wallet) => engine.liveAnywhere(wallet),
     ...(access ? { hasAccess: (wallet: string) => access.allowedNow(wallet) } : {}),
-    chainAvailable: () => deps.chain.available(),
+    chainAvailable: () => deps.rpc.available(),
   });
   const tierActions = new TierActions({
     prisma,
@@ -132,7 +132,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     records,
     logger,
     endLiveSession: (wallet) => engine.stopSession(wallet, 'tier-deactivated'),
-    chainAvailable: () => deps.chain.available(),
+    chainAvailable: () => deps.rpc.available(),
   });
 
   let configSubscription: number | undefined;
@@ -156,7 +156,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
         logger,
         metrics,
       });
-      configSubscription = deps.chain.connection.onAccountChange(configPda(program.programId), () =>
+      configSubscription = deps.rpc.connection.onAccountChange(configPda(program.programId), () =>
         tiersLoop?.trigger(),
       );
       const maintenance = await prisma.maintenance.findUnique({ where: { id: 1 } });
@@ -185,7 +185,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
       await reconcileLoop?.stop();
       await tiersLoop?.stop();
       if (configSubscription !== undefined) {
-        await deps.chain.connection.removeAccountChangeListener(configSubscription).catch(() => {});
+        await deps.rpc.connection.removeAccountChangeListener(configSubscription).catch(() => {});
       }
       await engine.stop();
       records.close();

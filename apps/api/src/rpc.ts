@@ -2,7 +2,7 @@ import { Connection } from '@solana/web3.js';
 import type { Metrics } from './observability/metrics.ts';
 
 /** What the API needs of a Solana cluster; the same for the local chain, devnet or mainnet. */
-export interface Chain {
+export interface Rpc {
   rpcUrl: string;
   wsUrl: string;
   connection: Connection;
@@ -24,7 +24,7 @@ export interface Chain {
 /** Every JSON-RPC request gives up after this long (a stalled node must not hold a request forever). */
 export const RPC_TIMEOUT_MS = 5000;
 /** How long an action waits for the chain to answer once it has stopped answering. */
-export const CHAIN_PROBE_TIMEOUT_MS = 1000;
+export const RPC_PROBE_TIMEOUT_MS = 1000;
 
 export function defaultWsUrl(rpcUrl: string): string {
   const url = new URL(rpcUrl);
@@ -73,7 +73,7 @@ function guardedFetch(state: Reachability, metrics: Metrics | undefined): typeof
   };
 }
 
-export function createChain(rpcUrl: string, wsUrl = defaultWsUrl(rpcUrl), metrics?: Metrics): Chain {
+export function createRpc(rpcUrl: string, wsUrl = defaultWsUrl(rpcUrl), metrics?: Metrics): Rpc {
   const state: Reachability = { failedAt: undefined };
   const connection = new Connection(rpcUrl, {
     commitment: 'confirmed',
@@ -101,7 +101,7 @@ export function createChain(rpcUrl: string, wsUrl = defaultWsUrl(rpcUrl), metric
     get unreachable() {
       return state.failedAt !== undefined;
     },
-    async available(timeoutMs = CHAIN_PROBE_TIMEOUT_MS) {
+    async available(timeoutMs = RPC_PROBE_TIMEOUT_MS) {
       if (state.failedAt === undefined) return true;
       return this.ping(timeoutMs).then(
         () => true,
