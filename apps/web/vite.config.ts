@@ -27,7 +27,11 @@ export default defineConfig({
       '/socket.io': { target: apiTarget, ws: true },
     },
   },
-  build: { sourcemap: true },
+  build: {
+    sourcemap: true,
+    // The overlay (an OBS browser source) and the public card are pages of their own, apart from the app.
+    rollupOptions: { input: { main: 'index.html', overlay: 'overlay.html', card: 'card.html' } },
+  },
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],

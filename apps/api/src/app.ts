@@ -9,6 +9,7 @@ import type { AppDeps } from './deps.ts';
 import { apiDocs } from './http/api-docs.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { apiRateLimit, memoryStores, redisStores } from './http/rate-limits.ts';
+import { overlayPages } from './http/overlay-pages.ts';
 import { webApp } from './http/web-app.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { httpMetrics, requestLogging } from './observability/http.ts';
@@ -21,6 +22,7 @@ import { endAccessEverywhere } from './socket/access.ts';
 import { socketHandshake } from './socket/handshake.ts';
 import { SocketCounts } from './socket/limits.ts';
 import { registerMiningSockets, socketEvents } from './socket/index.ts';
+import { createOverlays, registerOverlaySockets } from './socket/overlay.ts';
 
 export type { AppDeps };
 
@@ -83,7 +85,9 @@ export function createApp(deps: AppDeps): App {
     logger: deps.logger,
     endAccess: (wallet) => endAccessEverywhere(io, mining, wallet),
   });
-  const mining = createMining({ ...deps, metrics, lifecycle }, socketEvents(io), access);
+  // The overlays hear the engine's events to wallets (socket/overlay.ts); `mining` is read once built.
+  const overlays = createOverlays(io, deps, () => mining);
+  const mining = createMining({ ...deps, metrics, lifecycle }, overlays.tap(socketEvents(io)), access);
   // REST limits shared by the instances on one database through Redis (REDIS_URL), else per instance.
   let stores = memoryStores;
   if (config.redisUrl) {
@@ -108,7 +112,7 @@ export function createApp(deps: AppDeps): App {
       },
     }),
   );
-  api.use(apiRouter({ ...deps, metrics }, lifecycle, mining, { access, stores }));
+  api.use(apiRouter({ ...deps, metrics }, lifecycle, mining, { access, stores, overlays: overlays.service }));
   api.use(notFoundHandler);
   app.use(API_BASE_PATH, api);
 
@@ -122,6 +126,8 @@ export function createApp(deps: AppDeps): App {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
+  const pages = overlayPages(config.webDist, config.webOrigins[0]!, overlays.service);
+  if (pages) app.use(compression(), pages);
   const web = webApp(config.webDist, config.webOrigins[0]!);
   if (web) app.use(compression(), web);
   app.use(notFoundHandler);
@@ -137,6 +143,7 @@ export function createApp(deps: AppDeps): App {
     }),
   );
   registerMiningSockets(io, mining, { ...deps, access });
+  registerOverlaySockets(io, overlays.service, { ...deps, access, trustProxy: app.get('trust proxy fn') });
   scrapedGauge(
     metrics,
     'strm_socket_connections',

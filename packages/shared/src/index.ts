@@ -3,3 +3,4 @@ export * from './math.ts';
 export * from './messages.ts';
 export * from './schemas/index.ts';
 export * from './tiers.ts';
+export * from './overlay-constants.ts';

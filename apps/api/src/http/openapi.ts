@@ -55,37 +55,12 @@ import {
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from './app-error.ts';
+import type { OpenApiFeatures, Operation } from './openapi-operation.ts';
+import { OVERLAY_OPERATIONS } from './openapi-overlay.ts';
 
-type Method = 'get' | 'post' | 'put' | 'delete';
-type Auth = 'none' | 'wallet' | 'admin';
+export type { OpenApiFeatures };
+
 type JsonSchema = Record<string, unknown>;
-
-/** Which optional routes this instance serves (the description lists exactly the routes it has). */
-export interface OpenApiFeatures {
-  /** POST /dev/faucet: beside the project's local chain only. */
-  faucet: boolean;
-  /** /dev/demo/*: the demo platform. */
-  demo: boolean;
-}
-
-interface Operation {
-  method: Method;
-  /** Express syntax, below /api/v1 (`/admin/admins/:wallet`). */
-  path: string;
-  tag: string;
-  summary: string;
-  auth: Auth;
-  query?: z.ZodObject;
-  params?: z.ZodObject;
-  body?: z.ZodType;
-  /** The success answer (status 200 unless given). */
-  ok: { schema?: z.ZodType; status?: number; description?: string; text?: boolean };
-  /** Error answers beyond the ones every operation of its kind has (400, 401, 403, 413, 429). */
-  errors?: Record<number, string>;
-  /** Errors are answered without a body (the Twitch webhook answers Twitch, not people). */
-  bareErrors?: boolean;
-  only?: keyof OpenApiFeatures;
-}
 
 const ownWalletQuery = walletQuerySchema.partial();
 
@@ -450,6 +425,7 @@ export const OPERATIONS: readonly Operation[] = [
     query: auditQuerySchema,
     ok: { schema: auditListSchema },
   },
+  ...OVERLAY_OPERATIONS,
 ];
 
 /** The operations this instance serves. */

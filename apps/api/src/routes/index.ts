@@ -9,12 +9,14 @@ import type { Lifecycle } from '../lifecycle.ts';
 import type { AccessControl } from '../services/access.ts';
 import { runFaucet } from '../services/faucet.ts';
 import type { Mining } from '../services/mining/index.ts';
+import type { OverlayService } from '../services/overlay/index.ts';
 import { adminRouter } from './admin.ts';
 import { authRouter } from './auth.ts';
 import { healthRouter } from './health.ts';
 import { maintenanceRouter } from './maintenance.ts';
 import { marketRouter } from './market.ts';
 import { miningRouter } from './mining.ts';
+import { overlayRouter } from './overlay.ts';
 import { platformsRouter } from './platforms.ts';
 import { registrationsRouter } from './registrations.ts';
 import { streamerRouter } from './streamer.ts';
@@ -23,7 +25,7 @@ export function apiRouter(
   deps: AppDeps,
   lifecycle: Lifecycle,
   mining: Mining,
-  guards: { access: AccessControl; stores: RateLimitStores },
+  guards: { access: AccessControl; stores: RateLimitStores; overlays: OverlayService },
 ): Router {
   const router = Router();
 
@@ -65,6 +67,7 @@ export function apiRouter(
   router.use(miningRouter(deps, mining, guards.access));
   router.use(platformsRouter(deps, mining, guards.access));
   router.use(adminRouter(deps, guards.access));
+  router.use(overlayRouter(deps, guards.overlays, guards.access));
   router.use(methodNotAllowed(features));
 
   return router;

@@ -6,6 +6,7 @@ export { type ApiError, apiErrorSchema, type Platform, type StreamPlatform, wall
 export * from './dev.ts';
 export * from './events.ts';
 export * from './market.ts';
+export * from './overlay.ts';
 export * from './platforms.ts';
 export * from './registration.ts';
 export * from './status.ts';

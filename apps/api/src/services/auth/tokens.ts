@@ -1,9 +1,10 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { SERVER_MESSAGES } from '@strm/shared';
+import { OVERLAY_MESSAGES, SERVER_MESSAGES } from '@strm/shared';
 import jwt from 'jsonwebtoken';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
+import { isOverlayToken } from '../overlay/tokens.ts';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'strm-api';
@@ -48,6 +49,8 @@ export function verifyAuthTokenClaims(
   clock: Clock,
 ): { wallet: string; expiresAtMs: number } {
   if (!token) throw AppError.unauthorized('Authentication token not found');
+  // An overlay link's token reads one wallet's overlay and nothing else: refused wherever a session acts.
+  if (isOverlayToken(token)) throw AppError.forbidden(OVERLAY_MESSAGES.readOnly, 'read_only_token');
   let payload: jwt.JwtPayload | string;
   try {
     payload = jwt.verify(token, secretOf(config), {

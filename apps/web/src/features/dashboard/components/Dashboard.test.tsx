@@ -20,6 +20,7 @@ vi.mock('../../mining/index.ts', () => ({
   useMiningStats: () => ({ data: undefined }),
   useTokenBalance: () => ({ data: { balance: 0 } }),
 }));
+vi.mock('../../overlay/index.ts', () => ({ OverlayPanel: section('Stream overlay') }));
 vi.mock('../../calculator/index.ts', () => ({ MiningCalculator: section('Mining Calculator') }));
 vi.mock('../../streaming/index.ts', () => ({
   SocketErrorBanner: () => null,
@@ -66,6 +67,7 @@ describe('Dashboard', () => {
       'tiktok',
       'twitch',
       'Live Stats',
+      'Stream overlay',
     ]);
   });
 });

@@ -7,6 +7,7 @@ import { AUTH_MESSAGES } from '../../auth/index.ts';
 import { MiningCalculator } from '../../calculator/index.ts';
 import { useClientConfig } from '../../client-config/index.ts';
 import { marketPrice, useMarket } from '../../market/index.ts';
+import { OverlayPanel } from '../../overlay/index.ts';
 import {
   AccountPanel,
   LiveStats,
@@ -110,6 +111,7 @@ export function Dashboard({ wallet }: { wallet: string }) {
           />
         </div>
         <LiveStats wallet={wallet} activeTier={streamer.data.activeTier} live={live} stats={stats.data} />
+        <OverlayPanel wallet={wallet} live={live} stats={stats.data} />
       </section>
     </>
   );

@@ -1,0 +1,37 @@
+// The overlay link and the public card (issue 24): the signed-in streamer's settings, and a card's public
+// figures by its slug (no sign-in).
+import { cardSlugSchema, overlaySettingsRequestSchema, publicCardRequestSchema } from '@strm/shared';
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { requireAccess, walletOf } from '../http/auth.ts';
+import type { AccessControl } from '../services/access.ts';
+import type { OverlayService } from '../services/overlay/index.ts';
+
+export function overlayRouter(deps: AppDeps, overlays: OverlayService, access: AccessControl): Router {
+  const router = Router();
+  const signedIn = requireAccess(deps, access);
+
+  router.get('/streamer/overlay', signedIn, async (req, res) => {
+    res.json(await overlays.settings(walletOf(req)));
+  });
+  router.post('/streamer/overlay/token', signedIn, async (req, res) => {
+    res.status(201).json(await overlays.issueToken(walletOf(req)));
+  });
+  router.delete('/streamer/overlay/token', signedIn, async (req, res) => {
+    res.json(await overlays.revokeToken(walletOf(req)));
+  });
+  router.put('/streamer/overlay/settings', signedIn, async (req, res) => {
+    const change = overlaySettingsRequestSchema.parse(req.body ?? {});
+    res.json(await overlays.updateSettings(walletOf(req), change));
+  });
+  router.put('/streamer/public-card', signedIn, async (req, res) => {
+    const { enabled } = publicCardRequestSchema.parse(req.body ?? {});
+    res.json(await overlays.setCard(walletOf(req), enabled));
+  });
+  router.get('/public/cards/:slug', async (req, res) => {
+    const slug = cardSlugSchema.parse(req.params.slug);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(await overlays.card(slug));
+  });
+  return router;
+}

@@ -1,0 +1,157 @@
+// The overlays' read-only Socket.IO namespace (issue 24). An overlay connects with `auth: { overlayToken }`
+// (never a session token), joins its wallet's overlay room and its link's room, and receives what the
+// overlay feed publishes; every event it sends is refused (it may read, never act).
+import {
+  OVERLAY_EVENTS,
+  OVERLAY_MESSAGES,
+  OVERLAY_NAMESPACE,
+  type OverlayState,
+  type OverlayUpdate,
+  SERVER_MESSAGES,
+} from '@strm/shared';
+import proxyaddr from 'proxy-addr';
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { Config } from '../config.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import type { AppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import type { Logger } from '../logger.ts';
+import { type AccessControl, accessRequired } from '../services/access.ts';
+import type { EngineEvents } from '../services/mining/engine.ts';
+import type { Mining } from '../services/mining/index.ts';
+import { OverlayFeed, type OverlayPublisher, tapWalletEvents } from '../services/overlay/feed.ts';
+import { OverlayService } from '../services/overlay/index.ts';
+import { KeyedBuckets, SocketCounts, TokenBucket } from './limits.ts';
+
+/** Overlays of one wallet connected to one instance (a streamer's scenes may each hold one). */
+const OVERLAYS_PER_WALLET = 20;
+
+const walletRoom = (wallet: string) => `overlay:${wallet}`;
+const linkRoom = (tokenHash: string) => `overlay-link:${tokenHash}`;
+
+interface OverlaySocketData {
+  overlay: { wallet: string; tokenHash: string };
+}
+
+function publisher(nsp: Namespace, clustered: boolean): OverlayPublisher {
+  return {
+    // Without Redis every overlay is here; with it, one may be on another instance (the adapter relays).
+    mayHaveWatchers: (wallet) => clustered || nsp.adapter.rooms.has(walletRoom(wallet)),
+    state: (wallet: string, state: OverlayState) =>
+      nsp.to(walletRoom(wallet)).emit(OVERLAY_EVENTS.state, state),
+    update: (wallet: string, update: OverlayUpdate) =>
+      nsp.to(walletRoom(wallet)).emit(OVERLAY_EVENTS.update, update),
+  };
+}
+
+export interface Overlays {
+  service: OverlayService;
+  /** The engine's events to wallets, also heard by the overlay feed. */
+  tap(events: EngineEvents): EngineEvents;
+}
+
+/** The overlay service and feed over `io`; `mining` is read once the app is built. */
+export function createOverlays(io: Server, deps: AppDeps, mining: () => Mining): Overlays {
+  const nsp = io.of(OVERLAY_NAMESPACE);
+  const service: OverlayService = new OverlayService({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    webOrigin: deps.config.webOrigins[0]!,
+    stats: () => ({ prisma: deps.prisma, clock: deps.clock, tiers: mining().tiers, engine: mining().engine }),
+    linkEnded: (_wallet, tokenHash) => {
+      nsp.to(linkRoom(tokenHash)).emit(OVERLAY_EVENTS.revoked, { message: OVERLAY_MESSAGES.revoked });
+      nsp.in(linkRoom(tokenHash)).disconnectSockets();
+    },
+    settingsChanged: (wallet) => feed.refresh(wallet),
+  });
+  const feed = new OverlayFeed({
+    publisher: publisher(nsp, Boolean(deps.config.redisUrl)),
+    stateOf: (wallet) => service.stateOf(wallet),
+    updateIntervalMs: deps.config.mining.updateIntervalMs,
+    logger: deps.logger,
+  });
+  return { service, tap: (events) => tapWalletEvents(events, feed.listener, deps.logger) };
+}
+
+type ConnectError = Error & { data?: { error: string; message: string } };
+const refusal = (err: AppError): ConnectError =>
+  Object.assign(new Error(err.message), { data: { error: err.code, message: err.message } });
+
+/** The namespace's handshake and connections. */
+export function registerOverlaySockets(
+  io: Server,
+  service: OverlayService,
+  deps: {
+    config: Pick<Config, 'sockets'>;
+    logger: Logger;
+    access: AccessControl;
+    trustProxy: (addr: string, i: number) => boolean;
+  },
+): void {
+  const nsp = io.of(OVERLAY_NAMESPACE);
+  const { handshakesPerMinute } = deps.config.sockets;
+  const perAddress = new KeyedBuckets({ perSecond: handshakesPerMinute / 60, burst: handshakesPerMinute });
+  const counts = new SocketCounts(OVERLAYS_PER_WALLET);
+  nsp.use(async (socket, next) => {
+    try {
+      if (!perAddress.take(proxyaddr(socket.request, deps.trustProxy))) {
+        throw new AppError(429, 'rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
+      }
+      const opened = await service.openedBy(
+        (socket.handshake.auth as { overlayToken?: unknown })?.overlayToken,
+      );
+      if (!opened) throw AppError.unauthorized(OVERLAY_MESSAGES.invalidToken, 'invalid_overlay_token');
+      if (!(await deps.access.allowed(opened.wallet))) throw accessRequired();
+      if (!counts.admit(opened.wallet)) {
+        throw new AppError(429, 'too_many_connections', SERVER_MESSAGES.tooManyConnections);
+      }
+      let counted = true;
+      const release = () => {
+        if (counted) counts.release(opened.wallet);
+        counted = false;
+      };
+      socket.once('disconnect', release);
+      socket.conn.once('close', release);
+      (socket.data as OverlaySocketData).overlay = opened;
+      next();
+    } catch (err) {
+      if (err instanceof AppError) return next(refusal(err));
+      if (isDatabaseUnavailable(err)) {
+        return next(
+          refusal(AppError.unavailable(SERVER_MESSAGES.databaseUnavailable, 'database_unavailable')),
+        );
+      }
+      deps.logger.error({ err }, 'overlay handshake failed');
+      next(new Error('Internal server error'));
+    }
+  });
+  nsp.on('connection', (socket) => void connected(socket, service, deps));
+}
+
+async function connected(
+  socket: Socket,
+  service: OverlayService,
+  deps: { config: Pick<Config, 'sockets'>; logger: Logger },
+) {
+  const { wallet, tokenHash } = (socket.data as OverlaySocketData).overlay;
+  // Read-only: whatever it sends is refused (told at most as often as its event limit allows).
+  const bucket = new TokenBucket(deps.config.sockets.socketEvents);
+  socket.use(([event], _next) => {
+    if (bucket.take()) socket.emit('error', { message: OVERLAY_MESSAGES.readOnly, event: String(event) });
+  });
+  await socket.join([walletRoom(wallet), linkRoom(tokenHash)]);
+  try {
+    // Read after joining: a link ended between the handshake and the join is caught here.
+    const state = await service.stateOf(wallet, tokenHash);
+    if (!state) {
+      socket.emit(OVERLAY_EVENTS.revoked, { message: OVERLAY_MESSAGES.revoked });
+      socket.disconnect();
+      return;
+    }
+    socket.emit(OVERLAY_EVENTS.state, state);
+  } catch (err) {
+    // Dropped: the overlay connects again (after a pause) and reads it then.
+    deps.logger.warn({ err, wallet }, 'overlay state could not be read at connect');
+    socket.disconnect();
+  }
+}
