@@ -1,0 +1,252 @@
+// The live overlay and the public card (issue 24) end to end: a real server, PostgreSQL, the local chain,
+// the demo platform and a fake clock; overlays connect with socket.io-client as the overlay page does.
+import { createHash } from 'node:crypto';
+import { clientEvents, OVERLAY_NAMESPACE, type OverlayState } from '@strm/shared';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
+import {
+  type EngineServer,
+  next,
+  readyStreamer,
+  request,
+  startEngineServer,
+  startStream,
+  type TestChain,
+  useEngineServer,
+} from './engine-harness.ts';
+
+let chain: TestChain;
+let server: EngineServer;
+useEngineServer((c, s) => {
+  chain = c;
+  server = s;
+});
+
+async function api(wallet: string, method: string, path: string, body?: unknown, base = server) {
+  const res = await fetch(`${base.url}/api/v1${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${issueAuthToken(base.config, wallet, base.clock)}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
+}
+
+function overlay(token: string, opts: { reconnection?: boolean; base?: string } = {}): Socket {
+  return connectSocket(`${opts.base ?? server.url}${OVERLAY_NAMESPACE}`, {
+    transports: ['websocket'],
+    auth: { overlayToken: token },
+    reconnection: opts.reconnection ?? false,
+    reconnectionDelay: 100,
+    reconnectionDelayMax: 200,
+    forceNew: true,
+  });
+}
+
+/** The next event of an overlay socket (any name, unlike the harness's `next`). */
+function nextOf<T>(socket: Socket, event: string, timeoutMs = 10_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+const connectError = (socket: Socket) =>
+  nextOf<Error & { data?: { error: string; message: string } }>(socket, 'connect_error');
+
+async function newLink(wallet: string): Promise<string> {
+  const created = await api(wallet, 'POST', '/streamer/overlay/token');
+  expect(created.status).toBe(201);
+  return created.body.token as string;
+}
+
+describe('the overlay link', () => {
+  it('is answered once, kept only as its hash, and shows a live session: Mining, updates, then Ready', async () => {
+    const s = await readyStreamer(chain, server);
+    server.clock.set(s.activatedAt);
+    const created = await api(s.wallet, 'POST', '/streamer/overlay/token');
+    expect(created.status).toBe(201);
+    const token = created.body.token as string;
+    expect(created.body.url).toBe(`${server.config.webOrigins[0]}/overlay#${token}`);
+    const row = await server.prisma.streamerOverlay.findUniqueOrThrow({ where: { wallet: s.wallet } });
+    expect(row.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    const settings = await api(s.wallet, 'GET', '/streamer/overlay');
+    expect(settings.body).toEqual({
+      overlay: {
+        active: true,
+        createdAt: s.activatedAt.toISOString(),
+        theme: 'corner-badge',
+        showBalance: false,
+      },
+      card: { enabled: false, slug: null, url: null },
+    });
+    expect(JSON.stringify(settings.body)).not.toContain(token);
+
+    const o = overlay(token);
+    const first = await nextOf<OverlayState>(o, 'overlay-state');
+    expect(first).toMatchObject({ status: 'ready', tier: 'Tier 1', miningRate: 0.25, pendingReward: null });
+
+    await startStream(s);
+    // The session's first update brings the whole state (tier included), the next ones a patch each.
+    let update = next(s.socket, 'mining-update');
+    let shown = nextOf<OverlayState>(o, 'overlay-state');
+    server.clock.advance(5000);
+    const engineUpdate = await update;
+    expect(await shown).toMatchObject({
+      status: 'mining',
+      tier: 'Tier 1',
+      platform: 'demo',
+      sessionMined: engineUpdate.minedAmount,
+      sessionSeconds: 5,
+      miningRate: 0.25,
+      dailyLimitSeconds: 28_800,
+      currentDailyDuration: 5,
+    });
+    update = next(s.socket, 'mining-update');
+    const patch = nextOf<Record<string, unknown>>(o, 'overlay-update');
+    server.clock.advance(5000);
+    const second = await update;
+    expect(await patch).toEqual({
+      status: 'mining',
+      platform: 'demo',
+      sessionMined: second.minedAmount,
+      sessionSeconds: 10,
+      miningRate: 0.25,
+      currentDailyDuration: 10,
+    });
+
+    shown = nextOf<OverlayState>(o, 'overlay-state');
+    await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
+    expect(await shown).toMatchObject({ status: 'ready', sessionSeconds: 10, pendingReward: null });
+    o.close();
+    s.socket.close();
+  });
+
+  it('shows the pending reward only once the streamer opts in, and the theme chosen', async () => {
+    const s = await readyStreamer(chain, server);
+    const o = overlay(await newLink(s.wallet));
+    expect((await nextOf<OverlayState>(o, 'overlay-state')).pendingReward).toBeNull();
+    const shown = nextOf<OverlayState>(o, 'overlay-state');
+    const changed = await api(s.wallet, 'PUT', '/streamer/overlay/settings', {
+      theme: 'lower-third',
+      showBalance: true,
+    });
+    expect(changed.body).toMatchObject({ theme: 'lower-third', showBalance: true });
+    expect(await shown).toMatchObject({ theme: 'lower-third', pendingReward: 0 });
+    expect((await api(s.wallet, 'PUT', '/streamer/overlay/settings', { theme: 'neon' })).status).toBe(400);
+    o.close();
+    s.socket.close();
+  });
+
+  it('stops working the moment it is revoked or rotated', async () => {
+    const s = await readyStreamer(chain, server);
+    const token = await newLink(s.wallet);
+    const o = overlay(token);
+    await nextOf(o, 'overlay-state');
+    const told = nextOf<{ message: string }>(o, 'overlay-revoked');
+    const closed = nextOf<string>(o, 'disconnect');
+    expect((await api(s.wallet, 'DELETE', '/streamer/overlay/token')).body).toMatchObject({ active: false });
+    expect(await told).toEqual({ message: 'This overlay link was revoked' });
+    expect(await closed).toBe('io server disconnect');
+    const again = overlay(token);
+    expect((await connectError(again)).data).toEqual({
+      error: 'invalid_overlay_token',
+      message: 'This overlay link is not valid anymore. Create a new one in your dashboard.',
+    });
+
+    // Rotating: the old link's overlays are dropped, the new link works.
+    const old = await newLink(s.wallet);
+    const oldSocket = overlay(old);
+    await nextOf(oldSocket, 'overlay-state');
+    const dropped = nextOf<string>(oldSocket, 'disconnect');
+    const rotated = await newLink(s.wallet);
+    expect(await dropped).toBe('io server disconnect');
+    expect((await connectError(overlay(old))).data?.error).toBe('invalid_overlay_token');
+    const fresh = overlay(rotated);
+    expect((await nextOf<OverlayState>(fresh, 'overlay-state')).tier).toBe('Tier 1');
+    fresh.close();
+    s.socket.close();
+  });
+});
+
+describe('a read-only token', () => {
+  it('sends events that are refused and change nothing: the session stays live', async () => {
+    const s = await readyStreamer(chain, server);
+    const token = await newLink(s.wallet);
+    await startStream(s);
+    const o = overlay(token);
+    await nextOf(o, 'overlay-state');
+    const payloads: Record<string, unknown> = {
+      'stop-stream': { platform: 'demo', wallet: s.wallet },
+      'leave-room': { platform: 'demo', walletId: s.wallet },
+      'increase-rate': { platform: 'demo', wallet: s.wallet },
+    };
+    for (const event of Object.keys(clientEvents)) {
+      const refused = nextOf<{ message: string; event: string }>(o, 'error');
+      o.emit(event, payloads[event] ?? {});
+      expect(await refused).toEqual({
+        message: 'This overlay link is read-only and cannot act for the wallet',
+        event,
+      });
+    }
+    expect(server.app.mining.engine.isLive(s.wallet)).toBe(true);
+    o.close();
+    await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
+    s.socket.close();
+  });
+});
+
+describe('the public card', () => {
+  it('is public only while opted in, at a new address each time, with the tier, total mined and channel', async () => {
+    const s = await readyStreamer(chain, server);
+    const enabled = await api(s.wallet, 'PUT', '/streamer/public-card', { enabled: true });
+    expect(enabled.body).toMatchObject({ enabled: true });
+    const slug = enabled.body.slug as string;
+    expect(enabled.body.url).toBe(`${server.config.webOrigins[0]}/card/${slug}`);
+    const card = await fetch(`${server.url}/api/v1/public/cards/${slug}`);
+    expect(await card.json()).toEqual({
+      slug,
+      tier: 'Tier 1',
+      totalMined: 0,
+      channel: { platform: 'demo', username: s.username, url: null },
+    });
+    await api(s.wallet, 'PUT', '/streamer/public-card', { enabled: false });
+    const gone = await fetch(`${server.url}/api/v1/public/cards/${slug}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({
+      error: 'card_not_found',
+      message: 'This mining card does not exist or is no longer public',
+    });
+    const again = await api(s.wallet, 'PUT', '/streamer/public-card', { enabled: true });
+    expect(again.body.slug).not.toBe(slug);
+    s.socket.close();
+  });
+});
+
+describe('an overlay across an API restart', () => {
+  it('reconnects by itself and shows the state again', async () => {
+    const first = await startEngineServer(chain);
+    const port = Number(new URL(first.url).port);
+    const s = await readyStreamer(chain, first);
+    const created = await api(s.wallet, 'POST', '/streamer/overlay/token', undefined, first);
+    const o = overlay(created.body.token as string, { reconnection: true, base: first.url });
+    expect((await nextOf<OverlayState>(o, 'overlay-state')).tier).toBe('Tier 1');
+    s.socket.close();
+    await first.close();
+    const second = await startEngineServer(chain, { databaseUrl: first.databaseUrl, port });
+    try {
+      expect((await nextOf<OverlayState>(o, 'overlay-state', 20_000)).tier).toBe('Tier 1');
+    } finally {
+      o.close();
+      await second.close();
+      await second.drop();
+      await first.drop();
+    }
+  });
+});
