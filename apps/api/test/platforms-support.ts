@@ -66,3 +66,10 @@ export async function twitchState(app: TestApp, wallet: string): Promise<string>
   expect(res.status).toBe(200);
   return new URL(res.body.url).searchParams.get('state') ?? '';
 }
+
+/** A new beta wallet with this platform username (not verified yet). */
+export async function walletWithUsername(app: TestApp, platform: 'tiktok' | 'twitch', username: string) {
+  const wallet = newWallet();
+  await as(app, wallet).post('/update-streamer-username', { platform, username });
+  return wallet;
+}

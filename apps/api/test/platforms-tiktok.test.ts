@@ -3,16 +3,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from './support.ts';
-import { as, newWallet, oauth, t, tiktok, usePlatformApps } from './platforms-support.ts';
+import { as, newWallet, oauth, t, tiktok, usePlatformApps, walletWithUsername } from './platforms-support.ts';
 
 usePlatformApps({ oauth: true });
 
 describe('TikTok verification (a code in the bio)', () => {
-  async function tiktokWallet(app: TestApp, username: string) {
-    const wallet = newWallet();
-    await as(app, wallet).post('/update-streamer-username', { platform: 'tiktok', username });
-    return wallet;
-  }
+  const tiktokWallet = (app: TestApp, username: string) => walletWithUsername(app, 'tiktok', username);
 
   it('generates a code that expires in 15 minutes, and verifies once the bio carries it', async () => {
     tiktok.addUser('biouser', 'just vibes');

@@ -2,16 +2,20 @@
 // per attempt. Over a real PostgreSQL and the fake Twitch server.
 import { describe, expect, it } from 'vitest';
 import { adminQuery, type TestApp } from './support.ts';
-import { as, newWallet, t, twitch, twitchState, usePlatformApps } from './platforms-support.ts';
+import {
+  as,
+  newWallet,
+  t,
+  twitch,
+  twitchState,
+  usePlatformApps,
+  walletWithUsername,
+} from './platforms-support.ts';
 
 usePlatformApps();
 
 describe('Twitch verification (POST /verify-streamer with the access token)', () => {
-  async function withUsername(app: TestApp, username: string) {
-    const wallet = newWallet();
-    await as(app, wallet).post('/update-streamer-username', { platform: 'twitch', username });
-    return wallet;
-  }
+  const withUsername = (app: TestApp, username: string) => walletWithUsername(app, 'twitch', username);
 
   it('verifies when the token belongs to the username; the status then shows it verified', async () => {
     const wallet = await withUsername(t, '@GoodStreamer');
@@ -139,11 +143,7 @@ describe('Twitch verification (POST /verify-streamer with the access token)', ()
 });
 
 describe('the Twitch OAuth state: made per attempt by the server, bound to the wallet, used once', () => {
-  async function ready(username: string) {
-    const wallet = newWallet();
-    await as(t, wallet).post('/update-streamer-username', { platform: 'twitch', username });
-    return wallet;
-  }
+  const ready = (username: string) => walletWithUsername(t, 'twitch', username);
   const verify = (wallet: string, login: string, state?: string) =>
     as(t, wallet).post('/verify-streamer', {
       platform: 'twitch',
