@@ -28,7 +28,7 @@ export function OverlayPreview({ state, label }: { state: OverlayState; label: s
     <figure
       aria-label={label}
       data-testid="overlay-preview"
-      className="@container relative m-0 aspect-video w-full overflow-hidden rounded-lg border border-slate-700 bg-[repeating-conic-gradient(#1e293b_0_25%,#0f172a_0_50%)] bg-[length:24px_24px]"
+      className="@container relative m-0 aspect-video w-full max-w-2xl overflow-hidden rounded-lg border border-slate-700 bg-[repeating-conic-gradient(#1e293b_0_25%,#0f172a_0_50%)] bg-[length:24px_24px]"
     >
       {/* 1.6vh of a 1080p source is 0.9% of its width: the same proportions at any preview size. */}
       <div ref={stage} className="absolute inset-0 text-[0.9cqw]" />
