@@ -1,5 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 const apiTarget = process.env.VITE_API_PROXY ?? 'http://127.0.0.1:3000';
@@ -15,6 +16,10 @@ const devOrigin: Plugin = {
 
 export default defineConfig({
   plugins: [tailwindcss(), react(), devOrigin],
+  resolve: {
+    // zod with the page's setting applied before any schema is built (src/lib/zod.ts).
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod.ts', import.meta.url)) }],
+  },
   define: {
     // The product word from packages/shared, overridable at build time.
     __PRODUCT_NAME__: JSON.stringify(process.env.PRODUCT_NAME ?? ''),

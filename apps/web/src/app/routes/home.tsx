@@ -1,18 +1,14 @@
 // Route /: the landing page without a wallet; with one, the sign-in sequence, then the signed-in screens
 // (loaded on demand, so visitors of the landing page do not download the dashboard, but fetched as soon as
 // Connect is pressed or a remembered wallet is restored: the download overlaps the wallet's signature).
-import { lazy, Suspense, useEffect } from 'react';
-import { Alert, Button, ErrorBoundary, PageSpinner } from '../../components/ui/index.ts';
+import { lazy, useEffect } from 'react';
+import { PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, useAuth } from '../../features/auth/index.ts';
-import { LandingPage } from '../../features/landing/index.ts';
+import { Loaded } from '../loaded.tsx';
+import { LandingPage } from './landing.tsx';
 
 const loadSignedIn = () => import('./signed-in.tsx');
 const SignedIn = lazy(loadSignedIn);
-
-export const HOME_MESSAGES = {
-  failed: 'This page could not be loaded.',
-  reload: 'Reload',
-} as const;
 
 export function HomeRoute() {
   const auth = useAuth();
@@ -27,18 +23,8 @@ export function HomeRoute() {
   if (auth.status === 'authenticating' || !auth.wallet)
     return <PageSpinner label={AUTH_MESSAGES.authenticating} />;
   return (
-    <ErrorBoundary
-      fallback={
-        <Alert tone="error" title={HOME_MESSAGES.failed} className="mx-auto mt-8 max-w-xl">
-          <Button size="sm" variant="secondary" className="mt-2" onClick={() => window.location.reload()}>
-            {HOME_MESSAGES.reload}
-          </Button>
-        </Alert>
-      }
-    >
-      <Suspense fallback={<PageSpinner label={AUTH_MESSAGES.loading} />}>
-        <SignedIn wallet={auth.wallet} onDisconnect={() => void auth.disconnect()} />
-      </Suspense>
-    </ErrorBoundary>
+    <Loaded>
+      <SignedIn wallet={auth.wallet} onDisconnect={() => void auth.disconnect()} />
+    </Loaded>
   );
 }

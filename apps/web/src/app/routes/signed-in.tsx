@@ -1,20 +1,26 @@
-// The signed-in screens of route /, in order of
-// precedence (spec §2): the maintenance page (maintenance on and beta access), the dashboard (beta
-// access), else Beta Registration.
-import { Link } from 'react-router';
+// The signed-in screens of route /, in order of precedence (spec §2): the maintenance page (maintenance on
+// and beta access), the dashboard (beta access), else Beta Registration. The dashboard's data is asked for
+// beside the beta access and maintenance answers, which only decide what shows: it is in the cache, or on
+// its way, when they arrive.
+import { usePrefetchQuery } from '@tanstack/react-query';
 import { PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, Logo } from '../../features/auth/index.ts';
 import { useBetaAccess } from '../../features/beta-access/index.ts';
-import { Dashboard, DashboardShell, TierBadge, useActiveTier } from '../../features/dashboard/index.ts';
-import { MaintenancePage, MaintenanceToggle, useMaintenance } from '../../features/maintenance/index.ts';
+import { MaintenancePage, useMaintenance } from '../../features/maintenance/index.ts';
+import { miningStatsQuery } from '../../features/mining/index.ts';
 import { RegistrationPage } from '../../features/registration/index.ts';
-import { useIsAdmin } from '../../features/streamer/index.ts';
+import { tokenBalanceQuery, useIsAdmin } from '../../features/streamer/index.ts';
+import { platformsQuery } from '../../features/streaming/index.ts';
+import { DashboardRoute } from './dashboard.tsx';
 
 export default function SignedIn({ wallet, onDisconnect }: { wallet: string; onDisconnect(): void }) {
   const access = useBetaAccess(wallet);
   const maintenance = useMaintenance();
+  // The streamer record (admin flag, active tier) is read here too.
   const isAdmin = useIsAdmin(wallet);
-  const activeTier = useActiveTier(wallet);
+  usePrefetchQuery(tokenBalanceQuery(wallet));
+  usePrefetchQuery(miningStatsQuery(wallet));
+  usePrefetchQuery(platformsQuery(wallet));
   if (access.isPending || maintenance.isPending) return <PageSpinner label={AUTH_MESSAGES.loading} />;
   const inMaintenance = maintenance.status?.is_maintenance ?? false;
   if (inMaintenance && access.hasAccess) {
@@ -22,27 +28,12 @@ export default function SignedIn({ wallet, onDisconnect }: { wallet: string; onD
   }
   if (access.hasAccess) {
     return (
-      <DashboardShell
-        logo={<Logo />}
+      <DashboardRoute
         wallet={wallet}
+        isAdmin={isAdmin}
+        inMaintenance={inMaintenance}
         onDisconnect={onDisconnect}
-        adminControls={
-          isAdmin ? (
-            <>
-              <MaintenanceToggle on={!inMaintenance} />
-              <Link
-                to="/admin"
-                className="rounded-lg px-3 py-1.5 text-sm font-medium text-violet-300 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-violet-400"
-              >
-                Admin console
-              </Link>
-            </>
-          ) : null
-        }
-        tierBadge={<TierBadge activeTier={activeTier} />}
-      >
-        <Dashboard wallet={wallet} />
-      </DashboardShell>
+      />
     );
   }
   return <RegistrationPage wallet={wallet} logo={<Logo />} onDisconnect={onDisconnect} />;

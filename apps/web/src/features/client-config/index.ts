@@ -1,11 +1,11 @@
-import { clientConfigSchema } from '@strm/shared';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiRequest } from '../../lib/api.ts';
 
 const clientConfigQuery = queryOptions({
   queryKey: ['client-config'],
-  queryFn: () => apiRequest('/client-config', clientConfigSchema),
+  // On the landing page: the schema is loaded on demand (lib/api.ts).
+  queryFn: () => apiRequest('/client-config', () => import('@strm/shared').then((m) => m.clientConfigSchema)),
   staleTime: Number.POSITIVE_INFINITY,
 });
 

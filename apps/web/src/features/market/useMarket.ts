@@ -1,4 +1,4 @@
-import { INTERVALS_MS, marketResponseSchema, SERVER_MESSAGES } from '@strm/shared';
+import { INTERVALS_MS, SERVER_MESSAGES } from '@strm/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api.ts';
 
@@ -13,7 +13,8 @@ export const MARKET_MESSAGES = {
 export function useMarket() {
   return useQuery({
     queryKey: ['market'],
-    queryFn: () => apiRequest('/market', marketResponseSchema),
+    // On the landing page: the schema is loaded on demand (lib/api.ts).
+    queryFn: () => apiRequest('/market', () => import('@strm/shared').then((m) => m.marketResponseSchema)),
     refetchInterval: INTERVALS_MS.marketRefresh,
   });
 }

@@ -1,28 +1,18 @@
-import {
-  miningStatsSchema,
-  type Streamer,
-  timezoneResponseSchema,
-  tokenBalanceResponseSchema,
-} from '@strm/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { miningStatsSchema, type Streamer, timezoneResponseSchema } from '@strm/shared';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiRequest } from '../../lib/api.ts';
 
-/** The wallet's token balance as the server reads it from the chain. */
-export function useTokenBalance(wallet: string) {
-  return useQuery({
-    queryKey: ['token-balance', wallet],
-    queryFn: () =>
-      apiRequest(`/token-balance?wallet=${encodeURIComponent(wallet)}`, tokenBalanceResponseSchema),
-  });
-}
-
-export function useMiningStats(wallet: string) {
-  return useQuery({
+/** The live stats' figures (GET /streamer/mining-stats): rate, next increase, the day's mining time. */
+export const miningStatsQuery = (wallet: string) =>
+  queryOptions({
     queryKey: ['mining-stats', wallet],
     queryFn: () =>
       apiRequest(`/streamer/mining-stats?wallet=${encodeURIComponent(wallet)}`, miningStatsSchema),
   });
+
+export function useMiningStats(wallet: string) {
+  return useQuery(miningStatsQuery(wallet));
 }
 
 export function useChangeTimezone(wallet: string) {

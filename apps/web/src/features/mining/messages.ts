@@ -6,6 +6,7 @@ export const MINING_MESSAGES = {
   noActiveTier: 'No Active Tier',
   status: { inactive: 'Inactive', ready: 'Ready', mining: 'Mining' },
   insufficientBalance: `Insufficient ${PRODUCT} balance`,
+  readingBalance: `Reading your ${PRODUCT} balance...`,
   activateFailed: 'Failed to activate tier',
   deactivateFailed: 'Failed to deactivate tier',
   tierActionFailed: 'Failed to process tier action',

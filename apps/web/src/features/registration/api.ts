@@ -1,4 +1,4 @@
-import { type RegistrationRequest, registrationSchema, tokenBalanceResponseSchema } from '@strm/shared';
+import { type RegistrationRequest, registrationSchema } from '@strm/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError, apiRequest } from '../../lib/api.ts';
 
@@ -16,16 +16,6 @@ export function useMyRegistration(wallet: string | null) {
         throw err;
       }
     },
-    enabled: wallet !== null,
-    retry: 1,
-  });
-}
-
-/** The wallet's token balance as the server reads it from the chain. */
-export function useTokenBalance(wallet: string | null) {
-  return useQuery({
-    queryKey: ['token-balance', wallet],
-    queryFn: () => apiRequest('/token-balance', tokenBalanceResponseSchema),
     enabled: wallet !== null,
     retry: 1,
   });

@@ -5,15 +5,19 @@ import {
   updateUsernameResponseSchema,
   verificationResponseSchema,
 } from '@strm/shared';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api.ts';
 
-export function usePlatforms(wallet: string) {
-  return useQuery({
+/** The wallet's TikTok and Twitch usernames and whether each is verified (GET /streamer-platforms). */
+export const platformsQuery = (wallet: string) =>
+  queryOptions({
     queryKey: ['platforms', wallet],
     queryFn: () =>
       apiRequest(`/streamer-platforms?wallet=${encodeURIComponent(wallet)}`, platformsResponseSchema),
   });
+
+export function usePlatforms(wallet: string) {
+  return useQuery(platformsQuery(wallet));
 }
 
 export const updateUsername = (platform: Platform, username: string) =>

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError, InvalidAnswerError } from '../../lib/api.ts';
 import { shouldRetryTiers, tiersErrorMessage, tiersRetryDelay } from './useTiers.ts';
 
 describe('tier fetch retry policy', () => {
   const serverError = new ApiRequestError(500, 'internal', 'boom');
   const notFound = new ApiRequestError(404, 'not_found', 'nope');
-  const invalid = z.array(z.number()).safeParse('not an array').error!;
+  const invalid = new InvalidAnswerError('/tiers', z.array(z.number()).safeParse('not an array').error);
 
   it('makes at most three attempts', () => {
     expect(shouldRetryTiers(0, serverError)).toBe(true);

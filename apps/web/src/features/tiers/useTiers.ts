@@ -1,7 +1,6 @@
-import { TIER_FETCH_RETRY, tierListSchema } from '@strm/shared';
+import { TIER_FETCH_RETRY } from '@strm/shared';
 import { useQuery } from '@tanstack/react-query';
-import { ZodError } from 'zod';
-import { ApiRequestError, apiRequest } from '../../lib/api.ts';
+import { ApiRequestError, apiRequest, InvalidAnswerError } from '../../lib/api.ts';
 
 export const LOADING_TIERS = 'Loading tiers...';
 export const TIERS_NOT_FOUND = 'Tiers not found';
@@ -14,7 +13,7 @@ export function shouldRetryTiers(failureCount: number, error: unknown): boolean 
 }
 
 export function tiersRetryDelay(attempt: number, error: unknown): number {
-  if (error instanceof ZodError) return TIER_FETCH_RETRY.invalidFormatDelayMs;
+  if (error instanceof InvalidAnswerError) return TIER_FETCH_RETRY.invalidFormatDelayMs;
   return TIER_FETCH_RETRY.baseDelayMs * 2 ** attempt;
 }
 
@@ -25,7 +24,8 @@ export function tiersErrorMessage(error: unknown): string {
 export function useTiers() {
   return useQuery({
     queryKey: ['tiers'],
-    queryFn: () => apiRequest('/tiers', tierListSchema),
+    // On the landing page: the schema is loaded on demand (lib/api.ts).
+    queryFn: () => apiRequest('/tiers', () => import('@strm/shared').then((m) => m.tierListSchema)),
     retry: shouldRetryTiers,
     retryDelay: tiersRetryDelay,
     staleTime: 5 * 60_000,

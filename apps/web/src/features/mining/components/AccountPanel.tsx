@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Card, CardTitle, Field, Select, Spinner } from '../../../components/ui/index.ts';
 import { formatCurrency, formatNumber, shortAddress } from '../../../lib/format.ts';
 import { addressExplorerUrl, useClientConfig } from '../../client-config/index.ts';
-import { useChangeTimezone, useInitialTimezone, useTokenBalance } from '../api.ts';
+import { useTokenBalance } from '../../streamer/index.ts';
+import { useChangeTimezone, useInitialTimezone } from '../api.ts';
 import { holderTier } from '../holder-tier.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 

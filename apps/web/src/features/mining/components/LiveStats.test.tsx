@@ -162,4 +162,27 @@ describe('Live Stats', () => {
     expect(text('rate-countdown')).toBe('Max rate reached');
     expect(bar().getAttribute('aria-valuenow')).toBe('100');
   });
+
+  it('with a tier but before its stats arrive, claims neither the max rate nor a day of mining used', () => {
+    const idle = { ...initialSocketState, connected: true };
+    const { rerender } = render(
+      <LiveStats wallet={wallet} activeTier="Tier 1" live={idle} stats={undefined} />,
+    );
+    expect(screen.queryByText('Max rate reached')).toBeNull();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.queryByTestId('remaining-daily')).toBeNull();
+    expect(screen.getByText('Loading')).toBeTruthy();
+    // Once they arrive (this tier's next increase in 5 days), they show.
+    const due = new Date(Date.now() + 5 * DAY).toISOString();
+    rerender(
+      <LiveStats
+        wallet={wallet}
+        activeTier="Tier 1"
+        live={idle}
+        stats={{ ...stats, isLive: false, nextRateIncrease: due }}
+      />,
+    );
+    expect(text('rate-countdown')).toMatch(/^(119h 59m 5\ds|120h 0m 0s)$/);
+    expect(text('remaining-daily')).toBe('8h 0m 0s');
+  });
 });

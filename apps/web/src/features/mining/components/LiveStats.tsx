@@ -8,7 +8,7 @@ import {
   type StreamPlatform,
 } from '@strm/shared';
 import { useEffect, useRef, useState } from 'react';
-import { Card, CardTitle, cn, ProgressBar } from '../../../components/ui/index.ts';
+import { Card, CardTitle, cn, ProgressBar, Spinner } from '../../../components/ui/index.ts';
 import { formatDuration, formatNumber } from '../../../lib/format.ts';
 import { emitSocket, type SocketState, useSocketEvent } from '../../../lib/socket.ts';
 import { dashboardEarnings } from '../../tiers/index.ts';
@@ -71,6 +71,17 @@ export function LiveStats({
   // Spec §9: on the dashboard, daily earnings are the tier's whole daily limit in hours at the current rate.
   const earnings =
     dailyLimit > 0 ? dashboardEarnings({ daily_mining_limit_seconds: dailyLimit }, rate) : null;
+
+  // Until the stats arrive (or a live session reports), the rate clock and the day's mining time are not
+  // known: nothing is shown as if it were (an active tier read 'Max rate reached' beside a full bar).
+  if (!live.isLive && !stats) {
+    return (
+      <Card as="section" aria-labelledby="live-title">
+        <CardTitle id="live-title">Live Stats</CardTitle>
+        <Spinner />
+      </Card>
+    );
+  }
 
   return (
     <Card as="section" aria-labelledby="live-title">

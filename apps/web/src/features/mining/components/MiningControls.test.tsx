@@ -32,7 +32,7 @@ function fakeActions(overrides: Partial<Actions> = {}): Actions {
 }
 
 async function renderControls(
-  state: { activeTier?: string | null; isLive?: boolean; balance?: number },
+  state: { activeTier?: string | null; isLive?: boolean; balance?: number | undefined },
   actions = fakeActions(),
 ) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -41,7 +41,7 @@ async function renderControls(
       <MiningControls
         activeTier={state.activeTier ?? null}
         isLive={state.isLive ?? false}
-        balance={state.balance ?? 0}
+        balance={'balance' in state ? state.balance : 0}
         actions={actions}
       />
     </QueryClientProvider>,
@@ -75,6 +75,15 @@ describe('Mining Controls', () => {
     expect(button(3).getAttribute('aria-describedby')).toBeTruthy();
     fireEvent.click(button(2));
     expect(actions.activate).toHaveBeenCalledWith('Tier 2', 5_000);
+  });
+
+  it('says no tier is out of reach before the balance is read, and activates none meanwhile', async () => {
+    await renderControls({ balance: undefined });
+    for (let n = 1; n <= 9; n++) {
+      expect(button(n).hasAttribute('disabled')).toBe(true);
+      expect(card(n).queryByText('Insufficient STRM balance')).toBeNull();
+      expect(card(n).getByText('Reading your STRM balance...')).toBeTruthy();
+    }
   });
 
   it('allows one tier at a time, and no deactivating while mining is active', async () => {

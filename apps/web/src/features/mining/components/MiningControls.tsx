@@ -8,10 +8,17 @@ import type { useChainActions } from '../useChainActions.ts';
 /** Why a tier's button is disabled, or null when it is not (spec §5 "Tier actions"). */
 export function tierActionBlock(
   tier: Tier,
-  state: { activeTier: string | null | undefined; isLive: boolean; balance: number; busy: boolean },
+  state: {
+    activeTier: string | null | undefined;
+    isLive: boolean;
+    /** Undefined until the balance is read: no tier is said to be out of reach meanwhile. */
+    balance: number | undefined;
+    busy: boolean;
+  },
 ): string | null {
   if (state.activeTier === tier.name) return state.isLive ? SERVER_MESSAGES.deactivateWhileLive : null;
   if (state.activeTier) return SERVER_MESSAGES.oneTierOnly;
+  if (state.balance === undefined) return MINING_MESSAGES.readingBalance;
   if (state.balance < tier.deposit_requirement) return MINING_MESSAGES.insufficientBalance;
   return null;
 }
@@ -24,7 +31,8 @@ export function MiningControls({
 }: {
   activeTier: string | null | undefined;
   isLive: boolean;
-  balance: number;
+  /** Undefined while the balance is being read. */
+  balance: number | undefined;
   actions: ReturnType<typeof useChainActions>;
 }) {
   const tiers = useTiers();

@@ -1,7 +1,8 @@
 import { PRODUCT, REGISTRATION_VERSION } from '@strm/shared';
 import { Badge, Button, Card, Spinner } from '../../../components/ui/index.ts';
 import { formatNumber } from '../../../lib/format.ts';
-import { useMyRegistration, useTokenBalance } from '../api.ts';
+import { useTokenBalance } from '../../streamer/index.ts';
+import { useMyRegistration } from '../api.ts';
 import { REGISTRATION_MESSAGES } from '../messages.ts';
 import { RegistrationForm } from './RegistrationForm.tsx';
 

@@ -1,7 +1,7 @@
 import { DASHBOARD_VERSION } from '@strm/shared';
 import type { ReactNode } from 'react';
-import { Badge, Button } from '../../../components/ui/index.ts';
-import { shortAddress } from '../../../lib/format.ts';
+import { shortAddress } from '../../lib/format.ts';
+import { Badge, Button } from '../ui/index.ts';
 
 export const DISCONNECT_LABEL = 'Disconnect';
 

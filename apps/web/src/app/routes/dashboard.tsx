@@ -1,45 +1,72 @@
-// The dashboard's sections in the spec's order (§2 "Dashboard sections"): account (balance, status, wallet,
-// time zone), Mining Rewards, Mining Controls, the Mining Calculator, then Stream Setup with the live stats.
+// The dashboard (route /, signed in with beta access): the header (logo, version, tier badge, wallet,
+// Disconnect, the admin's maintenance toggle and console link), then the sections in the spec's order
+// (§2 "Dashboard sections"): account (balance, status, wallet, time zone), Mining Rewards, Mining Controls,
+// the Mining Calculator, then Stream Setup with the live stats.
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { Alert, Badge, Button, PageSpinner } from '../../../components/ui/index.ts';
-import { useSocketEvent, useSocketState } from '../../../lib/socket.ts';
-import { AUTH_MESSAGES } from '../../auth/index.ts';
-import { MiningCalculator } from '../../calculator/index.ts';
-import { useClientConfig } from '../../client-config/index.ts';
-import { marketPrice, useMarket } from '../../market/index.ts';
-import { OverlayPanel } from '../../overlay/index.ts';
+import { Link } from 'react-router';
+import { DashboardShell } from '../../components/layouts/DashboardShell.tsx';
+import { Alert, Button, PageSpinner } from '../../components/ui/index.ts';
+import { useSocketEvent, useSocketState } from '../../lib/socket.ts';
+import { AUTH_MESSAGES, Logo } from '../../features/auth/index.ts';
+import { MiningCalculator } from '../../features/calculator/index.ts';
+import { useClientConfig } from '../../features/client-config/index.ts';
+import { MaintenanceToggle } from '../../features/maintenance/index.ts';
+import { marketPrice, useMarket } from '../../features/market/index.ts';
+import { OverlayPanel } from '../../features/overlay/index.ts';
 import {
   AccountPanel,
   LiveStats,
-  MINING_MESSAGES,
   MiningControls,
   RewardsPanel,
+  TierBadge,
   useChainActions,
   useMiningStats,
-  useTokenBalance,
-} from '../../mining/index.ts';
-import { useStreamer } from '../../streamer/index.ts';
-import { DemoPanel, PlatformPanel, SocketErrorBanner } from '../../streaming/index.ts';
-import { useQueryClient } from '@tanstack/react-query';
+} from '../../features/mining/index.ts';
+import { useStreamer, useTokenBalance } from '../../features/streamer/index.ts';
+import { DemoPanel, PlatformPanel, SocketErrorBanner } from '../../features/streaming/index.ts';
 
 export const DASHBOARD_MESSAGES = {
   loadFailed: 'Your account could not be loaded.',
   retry: 'Try again',
+  adminConsole: 'Admin console',
 } as const;
 
-/** The header's tier badge: the active tier, 'No Active Tier', or nothing while the streamer is loading. */
-export function TierBadge({ activeTier }: { activeTier: string | null | undefined }) {
-  if (activeTier === undefined) return null;
-  return activeTier ? (
-    <Badge tone="success">{activeTier}</Badge>
-  ) : (
-    <Badge tone="neutral">{MINING_MESSAGES.noActiveTier}</Badge>
+export function DashboardRoute({
+  wallet,
+  isAdmin,
+  inMaintenance,
+  onDisconnect,
+}: {
+  wallet: string;
+  isAdmin: boolean;
+  inMaintenance: boolean;
+  onDisconnect(): void;
+}) {
+  const activeTier = useStreamer(wallet).data?.activeTier;
+  return (
+    <DashboardShell
+      logo={<Logo />}
+      wallet={wallet}
+      onDisconnect={onDisconnect}
+      adminControls={
+        isAdmin ? (
+          <>
+            <MaintenanceToggle on={!inMaintenance} />
+            <Link
+              to="/admin"
+              className="rounded-lg px-3 py-1.5 text-sm font-medium text-violet-300 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-violet-400"
+            >
+              {DASHBOARD_MESSAGES.adminConsole}
+            </Link>
+          </>
+        ) : null
+      }
+      tierBadge={<TierBadge activeTier={activeTier} />}
+    >
+      <Dashboard wallet={wallet} />
+    </DashboardShell>
   );
-}
-
-/** The active tier, for the header. */
-export function useActiveTier(wallet: string): string | null | undefined {
-  return useStreamer(wallet).data?.activeTier;
 }
 
 export function Dashboard({ wallet }: { wallet: string }) {
@@ -84,7 +111,7 @@ export function Dashboard({ wallet }: { wallet: string }) {
       <MiningControls
         activeTier={streamer.data.activeTier}
         isLive={isLive}
-        balance={balance.data?.balance ?? 0}
+        balance={balance.data?.balance}
         actions={actions}
       />
       <MiningCalculator marketPrice={price} />

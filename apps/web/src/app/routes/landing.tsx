@@ -1,11 +1,13 @@
+// The landing page of route / (no wallet signed in): hero, market statistics, the calculator, the mining
+// tiers, the earning potential chart (drawn when it scrolls into view) and the beta's Connect.
 import { PRODUCT } from '@strm/shared';
 import { Card, CardTitle } from '../../components/ui/index.ts';
 import { COMMUNITY_LINKS, LEGAL_LINKS } from '../../config.ts';
-import { AuthErrorBanner, ConnectButton, TopBar } from '../auth/index.ts';
-import { MiningCalculator } from '../calculator/index.ts';
-import { useClientConfig } from '../client-config/index.ts';
-import { MarketStats, marketPrice, useMarket } from '../market/index.ts';
-import { EarningPotential, TierCards } from '../tiers/index.ts';
+import { AuthErrorBanner, ConnectButton, TopBar } from '../../features/auth/index.ts';
+import { MiningCalculator } from '../../features/calculator/index.ts';
+import { useClientConfig } from '../../features/client-config/index.ts';
+import { MarketStats, marketPrice, useMarket } from '../../features/market/index.ts';
+import { EarningPotential, TierCards } from '../../features/tiers/index.ts';
 
 export const LANDING_MESSAGES = {
   title: `Earn ${PRODUCT} while you stream`,
