@@ -59,7 +59,7 @@ async function startChromium(): Promise<{ port: number; stop(): Promise<void> }>
   }
 }
 
-interface Figures {
+export interface Figures {
   performance: number;
   accessibility: number;
   bestPractices: number;
@@ -115,12 +115,21 @@ async function run(url: string, profile: Profile, reportPath: string): Promise<F
   }
 }
 
-/** Runs the profiles, prints the figures and where the reports are; false when a target is missed. */
-export async function lighthouseLanding(origin: string): Promise<boolean> {
+export interface LighthouseResult {
+  /** The median run (by performance score) of each profile. */
+  median: Record<Profile, Figures>;
+  runs: Record<Profile, number[]>;
+  met: boolean;
+}
+
+/** Runs the profiles, prints the figures and where the reports are, and whether every target is met. */
+export async function lighthouseLanding(origin: string): Promise<LighthouseResult> {
   const dir = join(reportsRoot, new Date().toISOString().replace(/[:.]/g, '-'));
   await mkdir(dir, { recursive: true });
   let met = true;
   const rows: string[] = [];
+  const median = {} as Record<Profile, Figures>;
+  const scores = {} as Record<Profile, number[]>;
   for (const profile of ['mobile', 'desktop'] as const) {
     const runs: Figures[] = [];
     for (let i = 1; i <= RUNS; i++) {
@@ -130,6 +139,8 @@ export async function lighthouseLanding(origin: string): Promise<boolean> {
     }
     const sorted = [...runs].sort((a, b) => a.performance - b.performance);
     const f = sorted[Math.floor(sorted.length / 2)]!;
+    median[profile] = f;
+    scores[profile] = runs.map((r) => r.performance);
     const misses = [
       f.performance < TARGETS.performance[profile] &&
         `performance ${f.performance} < ${TARGETS.performance[profile]}`,
@@ -147,5 +158,5 @@ export async function lighthouseLanding(origin: string): Promise<boolean> {
     console.log(rows.splice(0).join('\n'));
   }
   console.log(`  HTML reports: ${dir}`);
-  return met;
+  return { median, runs: scores, met };
 }

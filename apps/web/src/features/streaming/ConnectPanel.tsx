@@ -43,6 +43,17 @@ export interface Connection {
   setInfo(message: string | null): void;
   /** Clears the banners and the daily limit mode (spec §4: starting a connection clears it). */
   reset(): void;
+  /**
+   * Connect (spec §4), the same on every panel: clears the banners; without a verified account
+   * (`username` null) or an active tier says so; else 'Connecting...', join-room and start-stream.
+   * `prepare` runs first (the demo puts its account on air); its failure, or a socket that is not
+   * connected, reads 'Failed to connect to … Live'.
+   */
+  start(
+    username: string | null | undefined,
+    tier: string | null | undefined,
+    prepare?: () => Promise<unknown>,
+  ): void;
   /** Disconnect (spec §4): leave-room, then stop-stream. */
   leave(): void;
 }
@@ -63,6 +74,35 @@ export function useConnection(
   const [info, setInfo] = useState<string | null>(null);
   const [limitReached, setLimitReached] = useState<string | null>(null);
   const isLiveHere = live.isLive && live.platform === platform;
+
+  function reset() {
+    setError(null);
+    setInfo(null);
+    setLimitReached(null);
+    clearSocketError();
+  }
+
+  function start(
+    username: string | null | undefined,
+    tier: string | null | undefined,
+    prepare?: () => Promise<unknown>,
+  ) {
+    reset();
+    if (!username) return setError(SERVER_MESSAGES[`${platform}NotVerified`]);
+    if (!tier) return setError(SERVER_MESSAGES[`${platform}NoTier`]);
+    setConnecting(true);
+    const failed = () => {
+      setConnecting(false);
+      setError(PANEL_MESSAGES.connectFailed(platform));
+    };
+    const join = () => {
+      const joined = emitSocket('join-room', { platform, walletId: wallet });
+      const started = emitSocket('start-stream', { platform, wallet, username, tier });
+      if (!joined || !started) failed();
+    };
+    if (prepare) prepare().then(join, failed);
+    else join();
+  }
 
   function leave() {
     emitSocket('leave-room', { platform, walletId: wallet });
@@ -108,12 +148,8 @@ export function useConnection(
     setConnecting,
     setError,
     setInfo,
-    reset() {
-      setError(null);
-      setInfo(null);
-      setLimitReached(null);
-      clearSocketError();
-    },
+    reset,
+    start,
     leave,
   };
 }

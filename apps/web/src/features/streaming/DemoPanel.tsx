@@ -1,11 +1,10 @@
 // The demo platform's connect panel (local configurations only): the same states as the TikTok and Twitch
 // panels (spec §2, §4; shared in ConnectPanel.tsx), with a demo account made in one step and a "live" switch
 // instead of a real stream.
-import { demoAccountResponseSchema, demoLiveResponseSchema, SERVER_MESSAGES } from '@strm/shared';
 import { useState } from 'react';
 import { Button, Card, CardTitle, Field, Input } from '../../components/ui/index.ts';
-import { apiRequest } from '../../lib/api.ts';
-import { emitSocket, type SocketState } from '../../lib/socket.ts';
+import type { SocketState } from '../../lib/socket.ts';
+import { useCreateDemoAccount, useSetDemoLive } from './api.ts';
 import {
   ConnectionBanners,
   ConnectionStates,
@@ -21,13 +20,6 @@ export const STREAMING_MESSAGES = {
 
 const USERNAME_KEY = 'demoUsername';
 
-async function setDemoLive(on: boolean) {
-  await apiRequest('/dev/demo/live', demoLiveResponseSchema, {
-    method: 'PUT',
-    body: { live: on, viewers: on ? 42 : 0 },
-  });
-}
-
 export function DemoPanel({
   wallet,
   activeTier,
@@ -39,40 +31,20 @@ export function DemoPanel({
 }) {
   const [username, setUsername] = useState(() => sessionStorage.getItem(USERNAME_KEY) ?? '');
   const [verified, setVerified] = useState<string | null>(() => sessionStorage.getItem(USERNAME_KEY));
-  const [busy, setBusy] = useState(false);
+  const createAccount = useCreateDemoAccount();
+  const { mutateAsync: setDemoLive } = useSetDemoLive();
   const connection = useConnection('demo', wallet, live, () => void setDemoLive(false).catch(() => {}));
-  const { setConnecting, setError } = connection;
+  const { setError } = connection;
 
-  async function createAccount() {
-    setBusy(true);
+  function create() {
     setError(null);
-    try {
-      const answer = await apiRequest('/dev/demo/account', demoAccountResponseSchema, {
-        method: 'POST',
-        body: { username },
-      });
-      sessionStorage.setItem(USERNAME_KEY, answer.username);
-      setVerified(answer.username);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : PANEL_MESSAGES.connectFailed('demo'));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function connect() {
-    connection.reset();
-    if (!verified) return setError(SERVER_MESSAGES.demoNotVerified);
-    if (!activeTier) return setError(SERVER_MESSAGES.demoNoTier);
-    setConnecting(true);
-    try {
-      await setDemoLive(true);
-      emitSocket('join-room', { platform: 'demo', walletId: wallet });
-      emitSocket('start-stream', { platform: 'demo', wallet, username: verified, tier: activeTier });
-    } catch {
-      setConnecting(false);
-      setError(PANEL_MESSAGES.connectFailed('demo'));
-    }
+    createAccount.mutate(username, {
+      onSuccess: (answer) => {
+        sessionStorage.setItem(USERNAME_KEY, answer.username);
+        setVerified(answer.username);
+      },
+      onError: (err) => setError(err.message || PANEL_MESSAGES.connectFailed('demo')),
+    });
   }
 
   return (
@@ -86,20 +58,20 @@ export function DemoPanel({
             username={verified}
             activeTier={activeTier}
             connectLabel={PANEL_MESSAGES.startMining}
-            onConnect={() => void connect()}
+            onConnect={() => connection.start(verified, activeTier, () => setDemoLive(true))}
           />
         ) : (
           <form
             className="flex flex-col gap-3 sm:flex-row sm:items-end"
             onSubmit={(e) => {
               e.preventDefault();
-              void createAccount();
+              create();
             }}
           >
             <Field label="Demo username" className="flex-1">
               <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
             </Field>
-            <Button type="submit" disabled={!username.trim() || busy}>
+            <Button type="submit" disabled={!username.trim() || createAccount.isPending}>
               {STREAMING_MESSAGES.createAccount}
             </Button>
           </form>

@@ -3,12 +3,17 @@
 // TikTok, 'Connect With Twitch' for Twitch), verify, red error and blue info banners, maintenance; the states
 // they share with the demo panel are in ConnectPanel.tsx.
 import { type Platform, SERVER_MESSAGES, TWITCH_POPUP, twitchAuthMessageSchema } from '@strm/shared';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, CardTitle, Field, Input, Spinner } from '../../components/ui/index.ts';
 import { ApiRequestError, authToken } from '../../lib/api.ts';
-import { emitSocket, type SocketState, useSocketEvent } from '../../lib/socket.ts';
-import { generateCode, twitchAuthUrl, updateUsername, usePlatforms, verifyStreamer } from './api.ts';
+import { type SocketState, useSocketEvent } from '../../lib/socket.ts';
+import {
+  useGenerateCode,
+  usePlatforms,
+  useTwitchAuthUrl,
+  useUpdateUsername,
+  useVerifyStreamer,
+} from './api.ts';
 import {
   ConnectionBanners,
   ConnectionStates,
@@ -59,20 +64,23 @@ export function PlatformPanel({
   live: SocketState;
 }) {
   const platforms = usePlatforms(wallet);
-  const client = useQueryClient();
+  const saveName = useUpdateUsername();
+  const newCode = useGenerateCode(wallet);
+  const verify = useVerifyStreamer(wallet);
+  const authUrl = useTwitchAuthUrl();
   const status = platforms.data?.platforms.find((p) => p.platform === platform);
   const [username, setUsername] = useState('');
   const [code, setCode] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'code' | 'verify' | 'auth' | null>(null);
+  // Saving the username is the first step of both 'Generate Code' and 'Connect With Twitch'.
+  const busy = saveName.isPending || newCode.isPending || verify.isPending || authUrl.isPending;
   const connection = useConnection(platform, wallet, live);
   const { setConnecting, setError, setInfo } = connection;
   const name = PLATFORM_NAMES[platform];
+  const { mutateAsync: verifyAccount } = verify;
 
   useEffect(() => {
     if (status?.username) setUsername((u) => u || status.username || '');
   }, [status?.username]);
-
-  const refresh = () => client.invalidateQueries({ queryKey: ['platforms', wallet] });
 
   useSocketEvent('twitch:not-live', ({ message }) => {
     if (platform !== 'twitch') return;
@@ -87,20 +95,16 @@ export function PlatformPanel({
       if (event.origin !== window.location.origin) return;
       const parsed = twitchAuthMessageSchema.safeParse(event.data);
       if (!parsed.success) return;
-      setBusy('verify');
       setError(null);
-      verifyStreamer({
+      verifyAccount({
         platform: 'twitch',
         accessToken: parsed.data.access_token,
         accessTokenExp: parsed.data.expires_in,
         state: parsed.data.state,
-      })
-        .then((answer) => {
-          setInfo(answer.message ?? null);
-          return refresh();
-        })
-        .catch((err: unknown) => setError(messageOf(err, SERVER_MESSAGES.verificationFailed)))
-        .finally(() => setBusy(null));
+      }).then(
+        (answer) => setInfo(answer.message ?? null),
+        (err: unknown) => setError(messageOf(err, SERVER_MESSAGES.verificationFailed)),
+      );
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
@@ -115,17 +119,16 @@ export function PlatformPanel({
       setError(PLATFORM_MESSAGES.noAuthToken);
       return false;
     }
-    await updateUsername(platform, username.trim());
+    await saveName.mutateAsync({ platform, username: username.trim() });
     return true;
   }
 
   async function onGenerateCode() {
-    setBusy('code');
     setError(null);
     setInfo(null);
     try {
       if (!(await saveUsername())) return;
-      const answer = await generateCode(wallet);
+      const answer = await newCode.mutateAsync();
       if (!answer.success || !answer.verificationCode) throw new Error(answer.message);
       setCode(answer.verificationCode);
       if (answer.message) setInfo(answer.message);
@@ -133,8 +136,6 @@ export function PlatformPanel({
       setError(
         messageOf(err, err instanceof Error && err.message ? err.message : PLATFORM_MESSAGES.generateFailed),
       );
-    } finally {
-      setBusy(null);
     }
   }
 
@@ -145,29 +146,24 @@ export function PlatformPanel({
       '_blank',
       'noopener',
     );
-    setBusy('verify');
     setError(null);
     try {
-      const answer = await verifyStreamer({ platform: 'tiktok', verificationCode: code ?? undefined });
+      const answer = await verifyAccount({ platform: 'tiktok', verificationCode: code ?? undefined });
       setCode(null);
       setInfo(answer.message ?? null);
-      await refresh();
     } catch (err) {
       setError(messageOf(err, SERVER_MESSAGES.verificationFailed));
-    } finally {
-      setBusy(null);
     }
   }
 
   async function onConnectWithTwitch() {
-    setBusy('auth');
     setError(null);
     setInfo(null);
     try {
       if (!(await saveUsername())) return;
       let url: string;
       try {
-        url = (await twitchAuthUrl()).url;
+        url = (await authUrl.mutateAsync()).url;
       } catch (err) {
         setError(
           err instanceof ApiRequestError
@@ -186,26 +182,6 @@ export function PlatformPanel({
       if (!popup) setError(PLATFORM_MESSAGES.popupFailed);
     } catch (err) {
       setError(messageOf(err, PLATFORM_MESSAGES.twitchUrlFailed));
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  function connect() {
-    connection.reset();
-    if (!status?.isVerified || !status.username) return setError(SERVER_MESSAGES[`${platform}NotVerified`]);
-    if (!activeTier) return setError(SERVER_MESSAGES[`${platform}NoTier`]);
-    setConnecting(true);
-    const joined = emitSocket('join-room', { platform, walletId: wallet });
-    const started = emitSocket('start-stream', {
-      platform,
-      wallet,
-      username: status.username,
-      tier: activeTier,
-    });
-    if (!joined || !started) {
-      setConnecting(false);
-      setError(PANEL_MESSAGES.connectFailed(platform));
     }
   }
 
@@ -227,7 +203,7 @@ export function PlatformPanel({
               connectLabel={
                 platform === 'twitch' ? PANEL_MESSAGES.startMining : PLATFORM_MESSAGES.connectTikTok
               }
-              onConnect={connect}
+              onConnect={() => connection.start(status.isVerified ? status.username : null, activeTier)}
             />
           ) : (
             <div className="flex flex-col gap-3">
@@ -237,10 +213,7 @@ export function PlatformPanel({
               {platform === 'tiktok' ? (
                 <>
                   <div>
-                    <Button
-                      disabled={!username.trim() || busy !== null}
-                      onClick={() => void onGenerateCode()}
-                    >
+                    <Button disabled={!username.trim() || busy} onClick={() => void onGenerateCode()}>
                       {PLATFORM_MESSAGES.generateCode}
                     </Button>
                   </div>
@@ -256,8 +229,8 @@ export function PlatformPanel({
                         ))}
                       </ol>
                       <div>
-                        <Button disabled={busy !== null} onClick={() => void onVerifyTikTok()}>
-                          {busy === 'verify' ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.verifyAccount}
+                        <Button disabled={busy} onClick={() => void onVerifyTikTok()}>
+                          {verify.isPending ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.verifyAccount}
                         </Button>
                       </div>
                     </>
@@ -265,11 +238,8 @@ export function PlatformPanel({
                 </>
               ) : (
                 <div>
-                  <Button
-                    disabled={!username.trim() || busy !== null}
-                    onClick={() => void onConnectWithTwitch()}
-                  >
-                    {busy === 'verify' ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.connectWithTwitch}
+                  <Button disabled={!username.trim() || busy} onClick={() => void onConnectWithTwitch()}>
+                    {verify.isPending ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.connectWithTwitch}
                   </Button>
                 </div>
               )}
