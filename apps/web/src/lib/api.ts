@@ -30,7 +30,7 @@ export class InvalidAnswerError extends Error {
 
 /**
  * A response schema, or how to load it: the landing page's requests name theirs as
- * `() => import('@strm/shared').then((m) => m.someSchema)`, so that zod and the schemas are a chunk of their
+ * `() => import('@strm/shared/schemas/<area>').then((m) => m.someSchema)`, so that zod and the schemas are a chunk of their
  * own, downloaded beside the request and evaluated after the page has painted, instead of part of the entry.
  */
 export type AnswerSchema<T extends z.ZodType> = T | (() => Promise<T>);
@@ -59,7 +59,7 @@ export async function apiRequest<T extends z.ZodType>(
   const json: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
     // Errors are rare: their schema is loaded when one arrives.
-    const error = await import('@strm/shared').then(
+    const error = await import('@strm/shared/schemas/common').then(
       (m) => m.apiErrorSchema.safeParse(json),
       () => undefined,
     );

@@ -5,7 +5,10 @@ import { apiRequest } from '../../lib/api.ts';
 const clientConfigQuery = queryOptions({
   queryKey: ['client-config'],
   // On the landing page: the schema is loaded on demand (lib/api.ts).
-  queryFn: () => apiRequest('/client-config', () => import('@strm/shared').then((m) => m.clientConfigSchema)),
+  queryFn: () =>
+    apiRequest('/client-config', () =>
+      import('@strm/shared/schemas/status').then((m) => m.clientConfigSchema),
+    ),
   staleTime: Number.POSITIVE_INFINITY,
 });
 

@@ -14,7 +14,8 @@ export function useMarket() {
   return useQuery({
     queryKey: ['market'],
     // On the landing page: the schema is loaded on demand (lib/api.ts).
-    queryFn: () => apiRequest('/market', () => import('@strm/shared').then((m) => m.marketResponseSchema)),
+    queryFn: () =>
+      apiRequest('/market', () => import('@strm/shared/schemas/market').then((m) => m.marketResponseSchema)),
     refetchInterval: INTERVALS_MS.marketRefresh,
   });
 }

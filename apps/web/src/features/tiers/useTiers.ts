@@ -25,7 +25,8 @@ export function useTiers() {
   return useQuery({
     queryKey: ['tiers'],
     // On the landing page: the schema is loaded on demand (lib/api.ts).
-    queryFn: () => apiRequest('/tiers', () => import('@strm/shared').then((m) => m.tierListSchema)),
+    queryFn: () =>
+      apiRequest('/tiers', () => import('@strm/shared/schemas/tiers').then((m) => m.tierListSchema)),
     retry: shouldRetryTiers,
     retryDelay: tiersRetryDelay,
     staleTime: 5 * 60_000,
