@@ -1,11 +1,16 @@
 // The benchmark's client process: one socket.io-client per streamer (websocket only, as the web app),
-// each starting a stream and timing its mining-updates against when they are due.
+// each starting a stream and timing its mining-updates against when they are due. A streamer may carry its
+// own client address (sent as X-Forwarded-For, as a proxy in front of the API would), its tier, and whether
+// to put its demo channel live first (bench:live, against a running product).
 import { io } from 'socket.io-client';
 
 interface Job {
-  port: number;
-  streamers: Array<{ wallet: string; token: string; username: string }>;
+  /** The server: a port on 127.0.0.1, or a URL. */
+  port: number | string;
+  streamers: Array<{ wallet: string; token: string; username: string; address?: string; tier?: string }>;
   intervalMs: number;
+  /** PUT /dev/demo/live before connecting (the demo platform's live flag lives in the API's memory). */
+  goLive?: boolean;
 }
 
 const send = (message: unknown) => process.send?.(message);
@@ -31,16 +36,32 @@ process.on('message', async (m: { type: string; job?: Job }) => {
   if (m.type === 'run' && m.job) await run(m.job);
 });
 
-async function run({ port, streamers, intervalMs }: Job) {
+async function goLive(url: string, s: Job['streamers'][number]) {
+  const res = await fetch(`${url}/api/v1/dev/demo/live`, {
+    method: 'PUT',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${s.token}`,
+      ...(s.address ? { 'X-Forwarded-For': s.address } : {}),
+    },
+    body: JSON.stringify({ live: true }),
+  });
+  if (!res.ok) throw new Error(`demo live: ${res.status} ${await res.text()}`);
+}
+
+async function run({ port, streamers, intervalMs, goLive: live }: Job) {
+  const url = typeof port === 'number' ? `http://127.0.0.1:${port}` : port;
   const batch = 100;
   for (let i = 0; i < streamers.length; i += batch) {
     await Promise.all(
       streamers.slice(i, i + batch).map(
         (s) =>
           new Promise<void>((resolve) => {
-            const socket = io(`http://127.0.0.1:${port}`, {
+            const socket = io(url, {
               transports: ['websocket'],
               auth: { wallet: s.wallet, authToken: s.token },
+              ...(s.address ? { extraHeaders: { 'X-Forwarded-For': s.address } } : {}),
+              autoConnect: !live,
               reconnection: false,
               // The ramp of thousands of sockets on a shared 2-core machine: wait longer than the default 20 s.
               timeout: 120_000,
@@ -52,9 +73,20 @@ async function run({ port, streamers, intervalMs }: Job) {
                 platform: 'demo',
                 wallet: s.wallet,
                 username: s.username,
-                tier: 'Tier 9',
+                tier: s.tier ?? 'Tier 9',
               });
             });
+            if (live) {
+              goLive(url, s).then(
+                () => socket.connect(),
+                (err: Error) => {
+                  errors++;
+                  const key = err.message.slice(0, 80);
+                  reasons[key] = (reasons[key] ?? 0) + 1;
+                  resolve();
+                },
+              );
+            }
             socket.once('stream-started', (p: { startedAt: string }) => {
               started++;
               startedAt = Date.parse(p.startedAt);

@@ -80,7 +80,13 @@ if (bare) {
     SOCKET_HANDSHAKES_PER_MINUTE: '1000000',
   });
   const chainDir = await mkdtemp(join(tmpdir(), 'strm-bench-chain-'));
-  const local = await startLocalChain({ dataDir: chainDir, rpcPort: await freePort(), reset: true });
+  // LOCAL_CHAIN_BUILD=off: the chain binary this clone has, without waiting for cargo (as the product's own).
+  const local = await startLocalChain({
+    dataDir: chainDir,
+    rpcPort: await freePort(),
+    reset: true,
+    build: process.env.LOCAL_CHAIN_BUILD !== 'off',
+  });
   const rpc = createRpc(local.rpcUrl, local.wsUrl);
   const program = miningProgram(rpc.connection);
   const activatedAt = Math.floor(Date.now() / 1000) - 3 * 86_400;

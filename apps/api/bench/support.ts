@@ -141,6 +141,9 @@ export interface BenchStreamer {
   wallet: string;
   token: string;
   username: string;
+  /** Its own client address (X-Forwarded-For) and tier, when not the engine bench's defaults. */
+  address?: string;
+  tier?: string;
 }
 
 /**
@@ -149,22 +152,27 @@ export interface BenchStreamer {
  */
 export async function startClients(
   processes: number,
-  ports: number[],
+  ports: Array<number | string>,
   streamers: BenchStreamer[],
   intervalMs: number,
+  options: { goLive?: boolean } = {},
 ): Promise<{ clients: ChildProcess[]; rampSeconds: number }> {
   const clients = Array.from({ length: processes }, () => forkBench('./engine-clients.ts', process.env));
   const rampStart = Date.now();
-  await runStreamers(clients, ports, streamers, intervalMs);
+  await runStreamers(clients, ports, streamers, intervalMs, options);
   return { clients, rampSeconds: (Date.now() - rampStart) / 1000 };
 }
 
-/** Shares `streamers` among the client processes (round robin over `ports`) and waits until all connected. */
+/**
+ * Shares `streamers` among the client processes (round robin over `ports`, each a port on 127.0.0.1 or a
+ * URL) and waits until all connected.
+ */
 export async function runStreamers(
   clients: ChildProcess[],
-  ports: number[],
+  ports: Array<number | string>,
   streamers: BenchStreamer[],
   intervalMs: number,
+  options: { goLive?: boolean } = {},
 ): Promise<void> {
   await Promise.all(
     clients.map((c, i) => {
@@ -174,6 +182,7 @@ export async function runStreamers(
         job: {
           port: ports[i % ports.length],
           intervalMs,
+          goLive: options.goLive,
           streamers: streamers.filter((_s, j) => j % clients.length === i),
         },
       });
