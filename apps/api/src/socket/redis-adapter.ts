@@ -32,6 +32,16 @@ export function onlyHere(io: Server, room: string): boolean {
   return presences.get(io.sockets.adapter)?.onlyHere(room) ?? false;
 }
 
+/**
+ * The sockets of `room` on this instance when they are all of its sockets: with no Redis adapter (one
+ * instance) always, else when `onlyHere` says so; undefined when a broadcast must go through the adapter.
+ */
+export function socketsIfOnlyHere(io: Server, room: string): ReadonlySet<string> | undefined {
+  const presence = presences.get(io.sockets.adapter);
+  if (presence && !presence.onlyHere(room)) return undefined;
+  return io.sockets.adapter.rooms.get(room) ?? new Set();
+}
+
 export interface RedisAdapter {
   ping(): Promise<void>;
   close(): Promise<void>;
