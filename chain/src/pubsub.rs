@@ -26,7 +26,10 @@ use solana_sdk::{pubkey::Pubkey, signature::Signature};
 use tokio::sync::{broadcast::error::RecvError, mpsc, watch, OwnedSemaphorePermit, Semaphore};
 
 use crate::{
-    rpc::{data_slice_of, encode_account, matches, parse_filters, RpcError},
+    rpc::{
+        accounts::{data_slice_of, encode_account, matches, parse_filters},
+        RpcError,
+    },
     state::{Chain, ChainEvent, Landed},
 };
 

@@ -1,0 +1,33 @@
+//! Blockhashes and fees: what a client needs to build a transaction that lands.
+use std::str::FromStr;
+
+use base64::{engine::general_purpose::STANDARD as BASE64, Engine};
+use serde_json::{json, Value};
+use solana_sdk::{hash::Hash, message::VersionedMessage};
+
+use super::{params::param, with_context, RpcError, RpcResult};
+use crate::state::Chain;
+
+pub async fn latest_blockhash(chain: &Chain) -> RpcResult {
+    let (blockhash, last_valid) = chain.latest_blockhash().await?;
+    with_context(chain, json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid }))
+}
+
+pub async fn is_blockhash_valid(chain: &Chain, params: &[Value]) -> RpcResult {
+    let hash = param(params, 0)?
+        .as_str()
+        .and_then(|s| Hash::from_str(s).ok())
+        .ok_or_else(|| RpcError::invalid_params("Invalid param: Invalid"))?;
+    let valid = chain.is_blockhash_valid(&hash).await?;
+    with_context(chain, json!(valid))
+}
+
+pub async fn fee_for_message(chain: &Chain, params: &[Value]) -> RpcResult {
+    let encoded =
+        param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
+    let bytes = BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?;
+    let message: VersionedMessage =
+        bincode::deserialize(&bytes).map_err(|_| RpcError::invalid_params("invalid message"))?;
+    message.sanitize().map_err(|e| RpcError::invalid_params(format!("invalid message: {e}")))?;
+    with_context(chain, json!(chain.fee_for_message(&message).await?))
+}

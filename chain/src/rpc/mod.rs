@@ -1,0 +1,190 @@
+//! Solana JSON-RPC over HTTP: the methods @solana/web3.js, Anchor and spl-token use, with the
+//! encodings and error shapes of an agave RPC node. One module per method group, as agave's rpc.rs
+//! (rpc_minimal, rpc_bank, rpc_accounts, …): the node itself, blockhashes and fees, accounts,
+//! transactions, and the local-development methods (faucet and cheat codes).
+use std::sync::Arc;
+
+use axum::{
+    extract::State,
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use serde_json::{json, Value};
+
+use crate::state::Chain;
+
+pub mod accounts;
+mod blocks;
+mod cheats;
+mod minimal;
+mod params;
+pub mod transactions;
+
+pub use cheats::Cheats;
+
+pub const VERSION: &str = "2.3.13";
+
+/// Requests in one JSON-RPC batch; a larger batch is refused whole (it would hold the chain for as long).
+pub const MAX_BATCH: usize = 100;
+
+/// A JSON-RPC error with the standard codes (agave's where it has its own).
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    pub(crate) fn invalid_params(message: impl Into<String>) -> Self {
+        RpcError { code: -32602, message: message.into(), data: None }
+    }
+    fn invalid_request(message: impl Into<String>) -> Self {
+        RpcError { code: -32600, message: message.into(), data: None }
+    }
+    fn internal(message: impl std::fmt::Display) -> Self {
+        RpcError { code: -32603, message: format!("Internal error: {message}"), data: None }
+    }
+    fn method_not_found(method: &str) -> Self {
+        RpcError { code: -32601, message: format!("Method not found: {method}"), data: None }
+    }
+}
+
+impl From<anyhow::Error> for RpcError {
+    fn from(e: anyhow::Error) -> Self {
+        RpcError::internal(e)
+    }
+}
+
+type RpcResult = Result<Value, RpcError>;
+
+#[derive(Clone)]
+struct RpcServer {
+    chain: Arc<Chain>,
+    cheats: Cheats,
+}
+
+/// Browsers call RPC nodes from any origin (wallets, dapps); validators answer CORS permissively too.
+pub fn router(chain: Arc<Chain>, cheats: Cheats) -> Router {
+    Router::new()
+        .route("/", post(handle))
+        // A validator's health check for load balancers and scripts.
+        .route("/health", get(|| async { "ok" }))
+        .layer(tower_http::cors::CorsLayer::permissive())
+        .with_state(RpcServer { chain, cheats })
+}
+
+/// JSON only, as an agave node answers: a form or text/plain post (which a web page may send to any
+/// address without asking) is refused before it is read.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+async fn handle(State(server): State<RpcServer>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    if !is_json(&headers) {
+        return (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Supplied content type is not allowed. Content-Type: application/json is required\n",
+        )
+            .into_response();
+    }
+    let chain = &server.chain;
+    let cheats = server.cheats.allowed(&headers);
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(v) => v,
+        Err(_) => return Json(error_response(Value::Null, -32700, "Parse error")).into_response(),
+    };
+    let response = match request {
+        Value::Array(batch) if batch.is_empty() => error_response(Value::Null, -32600, "Invalid request"),
+        Value::Array(batch) if batch.len() > MAX_BATCH => error_response(
+            Value::Null,
+            -32600,
+            &format!("Invalid request: a batch of {} requests is over the limit of {MAX_BATCH}", batch.len()),
+        ),
+        Value::Array(batch) => {
+            let mut out = Vec::with_capacity(batch.len());
+            for item in batch {
+                out.push(handle_one(chain, item, cheats).await);
+            }
+            Value::Array(out)
+        }
+        single => handle_one(chain, single, cheats).await,
+    };
+    Json(response).into_response()
+}
+
+fn error_response(id: Value, code: i64, message: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message }, "id": id })
+}
+
+async fn handle_one(chain: &Chain, request: Value, cheats: bool) -> Value {
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let Some(method) = request.get("method").and_then(Value::as_str) else {
+        return error_response(id, -32600, "Invalid request");
+    };
+    let params = match request.get("params") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(p)) => p.clone(),
+        Some(_) => return error_response(id, -32602, "Invalid params: expected an array"),
+    };
+    let result = if method.starts_with("strm_") && !cheats {
+        Err(cheats::refused(method))
+    } else {
+        dispatch(chain, method, &params).await
+    };
+    match result {
+        Ok(result) => json!({ "jsonrpc": "2.0", "result": result, "id": id }),
+        Err(e) => {
+            let mut error = json!({ "code": e.code, "message": e.message });
+            if let Some(data) = e.data {
+                error["data"] = data;
+            }
+            json!({ "jsonrpc": "2.0", "error": error, "id": id })
+        }
+    }
+}
+
+/// A value as of the chain's current slot, in the `{ context, value }` envelope.
+fn with_context(chain: &Chain, value: Value) -> RpcResult {
+    Ok(json!({ "context": { "apiVersion": VERSION, "slot": chain.slot() }, "value": value }))
+}
+
+async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
+    match method {
+        "getHealth" => Ok(json!("ok")),
+        "getVersion" => Ok(json!({ "solana-core": VERSION, "feature-set": 0 })),
+        "getGenesisHash" => Ok(json!(chain.genesis_hash.to_string())),
+        "getSlot" => Ok(json!(chain.slot())),
+        "getBlockHeight" => Ok(json!(chain.block_height())),
+        "getTransactionCount" => Ok(json!(chain.transaction_count())),
+        "getEpochInfo" => minimal::epoch_info(chain).await,
+        "getMinimumBalanceForRentExemption" => minimal::minimum_balance_for_rent_exemption(chain, params).await,
+        "getLatestBlockhash" => blocks::latest_blockhash(chain).await,
+        "isBlockhashValid" => blocks::is_blockhash_valid(chain, params).await,
+        "getFeeForMessage" => blocks::fee_for_message(chain, params).await,
+        "getBalance" => accounts::balance(chain, params).await,
+        "getAccountInfo" => accounts::account_info(chain, params).await,
+        "getMultipleAccounts" => accounts::multiple_accounts(chain, params).await,
+        "getProgramAccounts" => accounts::program_accounts_of(chain, params).await,
+        "getTokenAccountsByOwner" => {
+            accounts::token_accounts_by_owner(chain, params, solana_account_decoder::UiAccountEncoding::Base64).await
+        }
+        "getParsedTokenAccountsByOwner" => {
+            accounts::token_accounts_by_owner(chain, params, solana_account_decoder::UiAccountEncoding::JsonParsed)
+                .await
+        }
+        "getTokenAccountBalance" => accounts::token_account_balance(chain, params).await,
+        "sendTransaction" => transactions::send(chain, params).await,
+        "simulateTransaction" => transactions::simulate(chain, params).await,
+        "getSignatureStatuses" => transactions::signature_statuses(chain, params),
+        "getTransaction" => transactions::transaction(chain, params),
+        "requestAirdrop" => cheats::request_airdrop(chain, params).await,
+        "strm_setAccount" => cheats::set_account(chain, params).await,
+        _ => Err(RpcError::method_not_found(method)),
+    }
+}
