@@ -1,0 +1,92 @@
+//! The ledger file: every state account, written when something changed and read back at start, so a
+//! restart keeps them. Programs and sysvars are made afresh at every start instead.
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use solana_sdk::{account::Account, pubkey::Pubkey, signature::Signer};
+
+use super::Chain;
+
+/// Accounts that are state (the ledger keeps them), as opposed to programs and sysvars, which every start
+/// makes afresh.
+pub fn persistable(account: &Account) -> bool {
+    !account.executable
+        && account.owner != solana_sdk::sysvar::id()
+        && account.owner != solana_sdk::native_loader::id()
+        && account.owner != solana_sdk_ids::bpf_loader_upgradeable::id()
+}
+
+/// The mining program's ProgramData, as the upgradeable loader leaves it after `anchor deploy` (the header;
+/// the program's code would follow it): the program runs natively here, but its initialisation checks the
+/// upgrade authority recorded at this address. Made afresh at every start, never kept in the ledger.
+pub(super) fn program_data(upgrade_authority: Pubkey) -> Result<(Pubkey, Account)> {
+    use solana_loader_v3_interface::{get_program_data_address, state::UpgradeableLoaderState};
+    let address = get_program_data_address(&mining::ID);
+    let data = bincode::serialize(&UpgradeableLoaderState::ProgramData {
+        slot: 0,
+        upgrade_authority_address: Some(upgrade_authority),
+    })?;
+    let lamports = solana_sdk::rent::Rent::default().minimum_balance(data.len());
+    Ok((
+        address,
+        Account {
+            lamports,
+            data,
+            owner: solana_sdk_ids::bpf_loader_upgradeable::id(),
+            executable: false,
+            rent_epoch: 0,
+        },
+    ))
+}
+
+/// The accounts a previous run kept (none when there is no ledger yet).
+pub(super) fn read(ledger: &Path) -> Result<Vec<(Pubkey, Account)>> {
+    match std::fs::read(ledger) {
+        Ok(bytes) => bincode::deserialize(&bytes).with_context(|| format!("reading ledger {}", ledger.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e).with_context(|| format!("reading ledger {}", ledger.display())),
+    }
+}
+
+impl Chain {
+    /// Writes every account the chain knows to the ledger file, when something changed.
+    pub async fn save(&self) -> Result<()> {
+        let keys = {
+            let mut memory = self.memory.lock().unwrap();
+            if !memory.dirty {
+                return Ok(());
+            }
+            memory.dirty = false;
+            memory.known.iter().copied().collect::<Vec<_>>()
+        };
+        let mut accounts = Vec::with_capacity(keys.len());
+        let mut gone = Vec::new();
+        for key in keys {
+            match self.account(&key).await? {
+                Some(account) if persistable(&account) && key != self.faucet.pubkey() => accounts.push((key, account)),
+                Some(_) => {}
+                // Addresses a transaction named but no account lives at (or no longer does) are forgotten,
+                // so what is walked here stays what exists.
+                None => gone.push(key),
+            }
+        }
+        if !gone.is_empty() {
+            // Checked again with no transaction or cheat running, which could bring one to life meanwhile.
+            let _no_transaction = self.tx_lock.lock().await;
+            let mut still_gone = Vec::with_capacity(gone.len());
+            for key in gone {
+                if self.account(&key).await?.is_none() {
+                    still_gone.push(key);
+                }
+            }
+            let mut memory = self.memory.lock().unwrap();
+            for key in still_gone {
+                memory.known.remove(&key);
+            }
+        }
+        let tmp = self.ledger.with_extension("tmp");
+        std::fs::write(&tmp, bincode::serialize(&accounts)?)?;
+        std::fs::rename(&tmp, &self.ledger)?;
+        Ok(())
+    }
+}

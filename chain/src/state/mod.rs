@@ -1,0 +1,131 @@
+//! The chain: agave's bank (through solana-program-test) with the mining program as a native builtin and
+//! the real SPL Token / Associated Token programs, plus what an RPC node remembers (transactions, the
+//! addresses it has seen) and a ledger file so a restart keeps every account.
+//!
+//! `bank` runs transactions and reads accounts, `history` keeps what landed, `slots` counts slots over
+//! the one bank, `ledger` keeps the accounts across restarts.
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::{atomic::AtomicU64, Arc},
+};
+
+use anyhow::Result;
+use solana_program_test::{processor, BanksClient, ProgramTest, ProgramTestContext};
+use solana_runtime::{bank::Bank, bank_forks::BankForks};
+use solana_sdk::{hash::Hash, pubkey::Pubkey, signature::Keypair, transaction::TransactionError};
+use tokio::sync::{broadcast, Mutex};
+
+mod bank;
+mod history;
+mod ledger;
+mod slots;
+
+use bank::mining_entry;
+pub use history::Landed;
+use history::Memory;
+pub use ledger::persistable;
+pub use slots::SLOT_DURATION;
+
+/// What the chain keeps in memory, and how far a PubSub session may fall behind.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Transactions kept for getTransaction / getSignatureStatuses; the oldest are dropped first.
+    pub max_transactions: usize,
+    /// Events queued for each PubSub session; one that falls further behind is caught up from the
+    /// transactions kept (or closed, when those no longer reach back far enough).
+    pub event_queue: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_transactions: 50_000, event_queue: 4096 }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ChainEvent {
+    Transaction(Arc<Landed>),
+    /// These accounts may have changed.
+    Accounts(Arc<[Pubkey]>),
+    /// A new slot began (the previous one is rooted at once: there is one bank and no forks).
+    Slot(u64),
+}
+
+/// Why a transaction was not taken.
+pub enum SendError {
+    /// Preflight simulation failed; nothing was committed.
+    Simulation {
+        err: TransactionError,
+        logs: Vec<String>,
+        units: u64,
+    },
+    /// The bank refused it before execution (bad blockhash, unfunded fee payer, duplicate…).
+    Rejected(TransactionError),
+    /// A signature does not match its signer and the message.
+    SignatureFailure,
+    Internal(String),
+}
+
+pub struct Chain {
+    pub banks: BanksClient,
+    /// The bank itself: transactions run on it with CPI recording, and reads skip the BanksClient hop.
+    bank_forks: Arc<std::sync::RwLock<BankForks>>,
+    ctx: Mutex<ProgramTestContext>,
+    faucet: Keypair,
+    memory: std::sync::Mutex<Memory>,
+    /// Mint decimals seen so far (a mint's decimals never change).
+    decimals: std::sync::Mutex<HashMap<Pubkey, u8>>,
+    /// Transactions are applied one at a time so their pre/post balances are exact.
+    tx_lock: Mutex<()>,
+    pub events: broadcast::Sender<ChainEvent>,
+    pub genesis_hash: Hash,
+    ledger: PathBuf,
+    limits: Limits,
+    /// Slots are counted here over the one bank (see SLOT_DURATION), one per blockhash.
+    slot: AtomicU64,
+    last_blockhash: std::sync::Mutex<Hash>,
+}
+
+impl Chain {
+    pub async fn start(ledger: &Path, limits: Limits, upgrade_authority: Option<Pubkey>) -> Result<Arc<Self>> {
+        let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
+        pt.prefer_bpf(false);
+        if let Some(authority) = upgrade_authority {
+            let (address, account) = ledger::program_data(authority)?;
+            pt.add_account(address, account);
+        }
+        // The context's ticker registers a blockhash every 64 ticks: one per slot at this tick length.
+        pt.set_target_tick_duration(SLOT_DURATION / 64);
+        let mut memory = Memory::default();
+        for (address, account) in ledger::read(ledger)? {
+            memory.known.insert(address);
+            pt.add_account(address, account);
+        }
+        let ctx = pt.start_with_context().await;
+        let genesis_hash = ctx.genesis_config().hash();
+        let faucet = ctx.payer.insecure_clone();
+        let chain = Arc::new(Chain {
+            banks: ctx.banks_client.clone(),
+            bank_forks: ctx.bank_forks(),
+            ctx: Mutex::new(ctx),
+            faucet,
+            memory: std::sync::Mutex::new(memory),
+            decimals: Default::default(),
+            tx_lock: Mutex::new(()),
+            events: broadcast::channel(limits.event_queue.max(1)).0,
+            genesis_hash,
+            ledger: ledger.to_path_buf(),
+            limits,
+            slot: AtomicU64::new(0),
+            last_blockhash: std::sync::Mutex::new(Hash::default()),
+        });
+        chain.set_clock(&*chain.ctx.lock().await, 0).await?;
+        Ok(chain)
+    }
+
+    /// The working bank (there is one: it never freezes, see SLOT_DURATION).
+    fn bank(&self) -> Arc<Bank> {
+        self.bank_forks.read().unwrap().working_bank()
+    }
+}
