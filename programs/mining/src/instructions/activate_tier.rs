@@ -1,10 +1,11 @@
 use anchor_lang::prelude::*;
 use anchor_spl::associated_token::AssociatedToken;
-use anchor_spl::token::{transfer_checked, Mint, Token, TokenAccount, TransferChecked};
+use anchor_spl::token::{Mint, Token, TokenAccount};
 
 use crate::constants::{CONFIG_SEED, STREAMER_SEED};
 use crate::error::MiningError;
 use crate::events::{emit_event, TierActivated};
+use crate::instructions::shared::transfer_tokens;
 use crate::state::{Config, Streamer};
 
 // Boxed: the accounts live on the heap, so the SBF stack frame (4 KB) holds pointers, not their data.
@@ -58,18 +59,14 @@ pub fn handler(ctx: Context<ActivateTier>, tier_name: String, expected_deposit: 
     require!(!ctx.accounts.streamer.is_active, MiningError::AlreadyActive);
     require!(deposit == expected_deposit, MiningError::DepositChanged);
 
-    transfer_checked(
-        CpiContext::new(
-            ctx.accounts.token_program.to_account_info(),
-            TransferChecked {
-                from: ctx.accounts.wallet_token_account.to_account_info(),
-                mint: ctx.accounts.token_mint.to_account_info(),
-                to: ctx.accounts.holdings.to_account_info(),
-                authority: ctx.accounts.wallet.to_account_info(),
-            },
-        ),
+    transfer_tokens(
+        &ctx.accounts.wallet_token_account,
+        &ctx.accounts.holdings,
         deposit,
-        ctx.accounts.token_mint.decimals,
+        &ctx.accounts.token_mint,
+        ctx.accounts.wallet.to_account_info(),
+        &ctx.accounts.token_program,
+        &[],
     )?;
 
     let config = &mut ctx.accounts.config;

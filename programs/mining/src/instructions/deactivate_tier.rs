@@ -1,10 +1,11 @@
 use anchor_lang::prelude::*;
 use anchor_spl::associated_token::get_associated_token_address;
-use anchor_spl::token::{close_account, transfer_checked, CloseAccount, Mint, Token, TokenAccount, TransferChecked};
+use anchor_spl::token::{close_account, CloseAccount, Mint, Token, TokenAccount};
 
 use crate::constants::{CONFIG_SEED, STREAMER_SEED};
 use crate::error::MiningError;
 use crate::events::{emit_event, TierDeactivated};
+use crate::instructions::shared::transfer_tokens;
 use crate::state::{Config, Streamer};
 
 // Boxed: the accounts live on the heap, so the SBF stack frame (4 KB) holds pointers, not their data.
@@ -61,19 +62,14 @@ pub fn handler(ctx: Context<DeactivateTier>) -> Result<()> {
     let amount = ctx.accounts.holdings.amount;
     let wallet = ctx.accounts.wallet.key();
     let signer_seeds: &[&[&[u8]]] = &[&[STREAMER_SEED, wallet.as_ref(), &[ctx.accounts.streamer.bump]]];
-    transfer_checked(
-        CpiContext::new_with_signer(
-            ctx.accounts.token_program.to_account_info(),
-            TransferChecked {
-                from: ctx.accounts.holdings.to_account_info(),
-                mint: ctx.accounts.token_mint.to_account_info(),
-                to: ctx.accounts.wallet_token_account.to_account_info(),
-                authority: ctx.accounts.streamer.to_account_info(),
-            },
-            signer_seeds,
-        ),
+    transfer_tokens(
+        &ctx.accounts.holdings,
+        &ctx.accounts.wallet_token_account,
         amount,
-        ctx.accounts.token_mint.decimals,
+        &ctx.accounts.token_mint,
+        ctx.accounts.streamer.to_account_info(),
+        &ctx.accounts.token_program,
+        signer_seeds,
     )?;
     close_account(CpiContext::new_with_signer(
         ctx.accounts.token_program.to_account_info(),

@@ -6,6 +6,7 @@ pub mod activate_tier;
 pub mod deactivate_tier;
 pub mod initialize;
 pub mod manage_tiers;
+mod shared;
 pub mod transfer_authority;
 
 pub use activate_tier::*;
