@@ -189,7 +189,7 @@ describe('PubSub notifications', () => {
     try {
       client.send({ jsonrpc: '2.0', id: 1, method: 'slotSubscribe' });
       client.send({ jsonrpc: '2.0', id: 2, method: 'rootSubscribe' });
-      const replies = [await client.next(), await client.next()];
+      const replies = [await client.reply(1), await client.reply(2)];
       const [slotSub, rootSub] = replies.map((r) => r.result as number);
       const seen: Record<string, Record<string, unknown>> = {};
       while (!seen.slotNotification || !seen.rootNotification) {

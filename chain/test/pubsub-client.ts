@@ -8,6 +8,11 @@ export interface PubSubClient {
   send(message: unknown): void;
   /** The next text message, parsed. */
   next(): Promise<Record<string, unknown>>;
+  /**
+   * The reply to request `id`, however many notifications arrive before it (a slot can pass between two
+   * requests); the messages passed over stay queued for next(), in order.
+   */
+  reply(id: number): Promise<Record<string, unknown>>;
   /** The close code the server sent (1006 when it went without one). */
   closed: Promise<number>;
   /** Stops reading the socket, as a slow client does (the server's sends back up); resume() reads on. */
@@ -43,8 +48,16 @@ export function openPubSub(wsUrl: string): Promise<PubSubClient> {
     });
     req.once('error', reject);
     req.once('upgrade', (_res, socket: Socket) => {
-      const messages: Record<string, unknown>[] = [];
-      const waiting: Array<(m: Record<string, unknown>) => void> = [];
+      type Message = Record<string, unknown>;
+      const messages: Message[] = [];
+      // Readers waiting for a message, each for the first one it accepts (next() accepts any).
+      const waiting: Array<{ accepts: (m: Message) => boolean; done: (m: Message) => void }> = [];
+      const take = (accepts: (m: Message) => boolean) =>
+        new Promise<Message>((done) => {
+          const index = messages.findIndex(accepts);
+          if (index >= 0) done(messages.splice(index, 1)[0]!);
+          else waiting.push({ accepts, done });
+        });
       let buffer = Buffer.alloc(0);
       let closeCode: (code: number) => void = () => {};
       const closed = new Promise<number>((done) => {
@@ -70,9 +83,9 @@ export function openPubSub(wsUrl: string): Promise<PubSubClient> {
           const payload = buffer.subarray(offset, offset + length);
           buffer = buffer.subarray(offset + length);
           if (opcode === 0x1) {
-            const message = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
-            const waiter = waiting.shift();
-            if (waiter) waiter(message);
+            const message = JSON.parse(payload.toString('utf8')) as Message;
+            const index = waiting.findIndex((w) => w.accepts(message));
+            if (index >= 0) waiting.splice(index, 1)[0]!.done(message);
             else messages.push(message);
           } else if (opcode === 0x8) {
             closeCode(payload.length >= 2 ? payload.readUInt16BE(0) : 1005);
@@ -84,12 +97,8 @@ export function openPubSub(wsUrl: string): Promise<PubSubClient> {
       socket.on('error', () => closeCode(1006));
       resolve({
         send: (message) => socket.write(frame(0x1, Buffer.from(JSON.stringify(message)))),
-        next: () =>
-          new Promise((done) => {
-            const message = messages.shift();
-            if (message) done(message);
-            else waiting.push(done);
-          }),
+        next: () => take(() => true),
+        reply: (id) => take((m) => m.id === id && !('method' in m)),
         closed,
         pause: () => socket.pause(),
         resume: () => socket.resume(),
