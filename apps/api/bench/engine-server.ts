@@ -150,7 +150,7 @@ if (bare) {
         rss: process.memoryUsage().rss,
         cpu: process.cpuUsage(),
         live: app.mining.engine.liveCount,
-        writes: { ...app.mining.engine.stats },
+        writes: { ...app.mining.counters },
         chainWatch: { ...records.stats },
       });
     }

@@ -18,11 +18,14 @@ import { ClaimService } from '../rewards/claims.ts';
 import type { Treasury } from '../rewards/treasury.ts';
 import { TierActions } from '../tier-actions.ts';
 import { TierCatalog } from '../tiers.ts';
+import { type EngineCounters, engineCounters } from './counters.ts';
 import { type EngineEvents, MiningEngine } from './engine.ts';
 
 export interface Mining {
   tiers: TierCatalog;
   engine: MiningEngine;
+  /** The engine's database writes, counted for the benchmark. */
+  counters: EngineCounters;
   claims: ClaimService;
   tierActions: TierActions;
   demo: DemoPlatform | undefined;
@@ -103,9 +106,11 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     deps.databaseUrl,
     metrics,
   );
+  const counters = engineCounters();
   const engine = new MiningEngine({
     lease: membership,
     metrics,
+    counters,
     instanceId: membership.id,
     prisma,
     clock,
@@ -141,6 +146,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
   return {
     tiers,
     engine,
+    counters,
     claims,
     tierActions,
     demo,

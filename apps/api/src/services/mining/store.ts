@@ -2,7 +2,7 @@
 import type { StreamPlatform } from '@strm/shared';
 import type { PrismaClient } from '../../db/index.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
-import type { Interval } from './daily.ts';
+import { type Interval, localDay, usedInDay } from './daily.ts';
 
 export class OpenSessionExists extends Error {}
 
@@ -114,6 +114,11 @@ export class SessionStore {
     return rows[0] ?? null;
   }
 
+  /** The wallet's latest session (open or closed). */
+  lastSession(wallet: string) {
+    return this.prisma.miningSession.findFirst({ where: { wallet }, orderBy: { startedAt: 'desc' } });
+  }
+
   /** Whether the wallet has an open session on any instance. */
   async hasOpen(wallet: string): Promise<boolean> {
     return (await this.prisma.miningSession.count({ where: { wallet, endedAt: null } })) > 0;
@@ -170,6 +175,12 @@ export class SessionStore {
         FROM mining_sessions m
        WHERE m.ended_at IS NULL AND ${OWNER_DEAD} AND m.owner_instance IS DISTINCT FROM ${this.owner}
          AND m.accrued_until < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${graceMs} / 1000.0)`;
+  }
+
+  /** Live milliseconds of closed sessions inside the local day (in `timezone`) that contains `atMs`. */
+  async usedToday(wallet: string, atMs: number, timezone: string): Promise<number> {
+    const day = localDay(atMs, timezone);
+    return usedInDay(await this.intervals(wallet, day.startMs, day.endMs), day);
   }
 
   /** Closed live intervals that overlap [fromMs, toMs). */

@@ -1,0 +1,216 @@
+// Starting a session (start-stream) and the room it streams in (join-room): every rule is checked here,
+// against the chain, the platform and the database, before a session opens, and once more right after.
+import { fromBaseUnits, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
+import type { LiveStatus, PlatformAccountRef } from '../../platforms/adapter.ts';
+import { normaliseUsername } from '../../platforms/adapter.ts';
+import type { RecordChange, TierActivation } from '../chain/streamer-records.ts';
+import { type EngineContext, platformLabel } from './context.ts';
+import { engagementBoostPermille } from './engagement.ts';
+import { MiningError } from './errors.ts';
+import { rateAt } from './rate.ts';
+import { buildSession, type LiveSession } from './session.ts';
+import { OpenSessionExists } from './store.ts';
+import type { StartRequest, StartResult } from './types.ts';
+import { accountProblem, type Problem, recordChanged, recordProblem, watchPlatform } from './validity.ts';
+
+async function verifiedAccount(
+  ctx: EngineContext,
+  wallet: string,
+  platform: StreamPlatform,
+  username?: string,
+) {
+  const account = await ctx.streamers.accountWithStreamer(wallet, platform);
+  if (!account?.isVerified) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
+  if (username !== undefined && normaliseUsername(username) !== normaliseUsername(account.username)) {
+    throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
+  }
+  const ref: PlatformAccountRef = { wallet, username: account.username, externalId: account.externalId };
+  return { ...ref, streamer: account.streamer };
+}
+
+/** join-room: the wallet's verified account on the platform and its live state now. */
+export async function room(ctx: EngineContext, wallet: string, platform: StreamPlatform) {
+  const account = await verifiedAccount(ctx, wallet, platform);
+  const status = await liveStatus(ctx, platform, account);
+  return {
+    platform,
+    room: `${platform}:${normaliseUsername(account.username)}`,
+    username: account.username,
+    isLive: status.live,
+    viewers: status.viewers,
+  };
+}
+
+async function liveStatus(
+  ctx: EngineContext,
+  platform: StreamPlatform,
+  account: PlatformAccountRef,
+): Promise<LiveStatus> {
+  try {
+    return await ctx.adapter(platform).liveStatus(account);
+  } catch (err) {
+    if (err instanceof MiningError) throw err;
+    ctx.deps.logger.warn({ err, platform }, 'platform live status unavailable');
+    throw new MiningError('room-error', `Failed to connect to ${platformLabel(platform)} Live`);
+  }
+}
+
+async function readTierActivation(
+  ctx: EngineContext,
+  wallet: string,
+  platform: StreamPlatform,
+): Promise<TierActivation> {
+  const record = await ctx.deps.records.read(wallet).catch((err: unknown) => {
+    ctx.deps.logger.warn({ err }, 'streamer record unreadable');
+    throw new MiningError('room-error', SERVER_MESSAGES.tierReadFailed);
+  });
+  if (!record) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NoTier`]);
+  return record;
+}
+
+/** start-stream: every rule is checked here, against the chain, the platform and the database. */
+export async function startSession(ctx: EngineContext, request: StartRequest): Promise<StartResult> {
+  const { wallet, platform } = request;
+  const { deps } = ctx;
+  if (ctx.maintenance) throw new MiningError('room-error', SERVER_MESSAGES.maintenanceActive);
+  if (ctx.sessions.has(wallet) || ctx.starting.has(wallet)) {
+    throw new MiningError('error', SERVER_MESSAGES.alreadyMining);
+  }
+  ctx.starting.add(wallet);
+  // The record is watched before it is read: a deactivation landing at any point of the start is seen.
+  const buffered: RecordChange[] = [];
+  let onRecord: (change: RecordChange) => void = (change) => {
+    buffered.push(change);
+  };
+  let unwatchRecord: (() => void) | undefined = deps.records.watch(wallet, (change) => onRecord(change));
+  try {
+    if (!(await deps.records.ready(deps.options.chainWatchWaitMs ?? 5000))) {
+      deps.logger.warn({ wallet }, 'chain watch not subscribed; start refused');
+      throw new MiningError('room-error', SERVER_MESSAGES.tierReadFailed);
+    }
+    // The account (with its streamer row: one query) and the chain's record, side by side.
+    const [accountResult, recordResult] = await Promise.allSettled([
+      verifiedAccount(ctx, wallet, platform, request.username),
+      readTierActivation(ctx, wallet, platform),
+    ]);
+    // The verified account is checked first, as the client does.
+    if (accountResult.status === 'rejected') throw accountResult.reason;
+    if (recordResult.status === 'rejected') throw recordResult.reason;
+    const account = accountResult.value;
+    const record = recordResult.value;
+    const tier = deps.tiers.get(record.tierName);
+    if (!tier) throw new MiningError('room-error', SERVER_MESSAGES.tierNotFound);
+    const status = await liveStatus(ctx, platform, account);
+    if (!status.live) {
+      if (platform === 'twitch') throw new MiningError('twitch:not-live', SERVER_MESSAGES.twitchNotLive);
+      throw new MiningError('room-error', SERVER_MESSAGES.notLive);
+    }
+    const { streamer } = account;
+    if (
+      streamer.tierName !== record.tierName ||
+      streamer.tierActivatedAt?.getTime() !== record.activatedAt.getTime()
+    ) {
+      // The mirror of the chain's record (GET /streamer, increase-rate) follows the truth.
+      await ctx.streamers.mirrorTierActivation(wallet, record.tierName, record.activatedAt);
+    }
+    if (ctx.maintenance) throw new MiningError('room-error', SERVER_MESSAGES.maintenanceActive);
+
+    const now = ctx.nowMs();
+    const usedBeforeMs = await ctx.store.usedToday(wallet, now, streamer.timezone);
+    if (usedBeforeMs >= tier.dailyMiningLimitSeconds * 1000) {
+      throw new MiningError(
+        'dailyLimitReached',
+        SERVER_MESSAGES.dailyLimitReached,
+        Math.floor(usedBeforeMs / 1000),
+      );
+    }
+    const boost = engagementBoostPermille(deps.options.engagement, status.viewers);
+    const rate = rateAt(tier, record.activatedAt, new Date(now), boost);
+    let id: number;
+    try {
+      id = await ctx.store.open({
+        wallet,
+        platform,
+        tierName: tier.name,
+        rateUnitsPerHour: rate.rateUnitsPerHour,
+        startedAt: new Date(now),
+      });
+    } catch (err) {
+      if (err instanceof OpenSessionExists) throw new MiningError('error', SERVER_MESSAGES.alreadyMining);
+      throw err;
+    }
+    ctx.counters.opens++;
+    const session = buildSession(
+      {
+        id,
+        wallet,
+        platform,
+        account,
+        tier,
+        activatedAt: record.activatedAt,
+        rateUnitsPerHour: rate.rateUnitsPerHour,
+        nextRateIncreaseAt: rate.nextRateIncreaseAt,
+        startedAtMs: now,
+        validAtMs: now,
+        usedBeforeMs,
+        timezone: streamer.timezone,
+      },
+      {
+        nowMs: now,
+        firstUpdateAtMs: now + deps.options.updateIntervalMs,
+        checkpointIntervalMs: deps.options.checkpointIntervalMs,
+        connected: ctx.connected(wallet),
+      },
+    );
+    // Open now (a rename or a verification elsewhere sees it): read the stake and the account once more.
+    // What changed since they were first read ends the session where it began, nothing credited.
+    const problem = await recheckOpened(ctx, session, buffered);
+    if (problem) {
+      await ctx.store.close(id, new Date(now), 0n, problem.reason).catch((err: unknown) => {
+        deps.logger.error({ err, wallet, id }, 'closing a refused session failed');
+      });
+      throw new MiningError('room-error', problem.message);
+    }
+    ctx.add(session);
+    session.unwatch.push(unwatchRecord);
+    unwatchRecord = undefined;
+    onRecord = (change) => recordChanged(ctx, session, change);
+    watchPlatform(ctx, session, account);
+    return {
+      startedAt: new Date(now).toISOString(),
+      miningRate: fromBaseUnits(rate.rateUnitsPerHour),
+      engagementBoostPercent: boost / 10,
+      platform,
+      currentDailyDuration: Math.floor(usedBeforeMs / 1000),
+      dailyLimitSeconds: tier.dailyMiningLimitSeconds,
+      nextRateIncrease: rate.nextRateIncreaseAt?.toISOString() ?? null,
+    };
+  } finally {
+    unwatchRecord?.();
+    ctx.starting.delete(wallet);
+  }
+}
+
+/** After the row is open: the buffered chain changes, the record read again and the account read again. */
+async function recheckOpened(
+  ctx: EngineContext,
+  session: LiveSession,
+  buffered: RecordChange[],
+): Promise<Problem | null> {
+  const { wallet, platform } = session;
+  const [record, account] = await Promise.all([
+    ctx.deps.records.read(wallet).catch((err: unknown) => {
+      ctx.deps.logger.warn({ err, wallet }, 'streamer record unreadable after the session opened');
+      return undefined;
+    }),
+    ctx.streamers.account(wallet, platform),
+  ]);
+  if (record === undefined) {
+    return { reason: 'tier-deactivated', message: SERVER_MESSAGES.tierReadFailed };
+  }
+  for (const change of [...buffered, { record }]) {
+    const problem = recordProblem(session, change.record);
+    if (problem) return problem;
+  }
+  return accountProblem(session, account, platform);
+}

@@ -1,0 +1,151 @@
+// Sessions across instances: each open session is owned by one instance (store.ts). Sessions of dead or
+// departed instances are taken over by the instance their wallet's socket reached, and resumed from their
+// row; those nobody takes within the grace period are closed at their last checkpoint.
+import { fromBaseUnits } from '@strm/shared';
+import type { RecordChange } from '../chain/streamer-records.ts';
+import { minedUntil } from './accrual.ts';
+import type { EngineContext } from './context.ts';
+import { endSession } from './ending.ts';
+import { rateAt } from './rate.ts';
+import { buildSession, checkpointOf, type LiveSession } from './session.ts';
+import type { SessionRow } from './store.ts';
+import { accountProblem, recordChanged, recordProblem, tellProblem, watchPlatform } from './validity.ts';
+
+/**
+ * Sessions of dead (or departed) instances: those whose wallet is connected here are taken over and go
+ * on from where they are (accrual is computed from their start, so the outage is not lost); those nobody
+ * took within the grace period are closed at their last checkpoint (at most one interval lost).
+ */
+export async function sweep(ctx: EngineContext): Promise<number> {
+  const { lease, events, logger } = ctx.deps;
+  // After a database outage the lease has lapsed: re-take it before taking anything over.
+  if (lease && !lease.held) await lease.renew();
+  await adoptFor(ctx, [...ctx.connections.keys()]);
+  if (lease && !lease.mayCloseOrphans) return 0;
+  let closed = 0;
+  for (const row of await ctx.store.orphans(ctx.deps.options.gracePeriodMs)) {
+    const mined = minedUntil(
+      { startedAtMs: row.startedAt.getTime(), rateUnitsPerHour: row.rateUnitsPerHour },
+      row.accruedUntil.getTime(),
+    );
+    const pending = await ctx.store.close(
+      row.id,
+      row.accruedUntil,
+      mined,
+      'server-restart',
+      row.ownerInstance,
+    );
+    if (pending === null) continue; // taken over or closed meanwhile
+    closed++;
+    events.toWallet(row.wallet, 'stream-stopped', {
+      duration: Math.floor((row.accruedUntil.getTime() - row.startedAt.getTime()) / 1000),
+      amountMined: fromBaseUnits(mined),
+      pendingReward: fromBaseUnits(pending),
+      reason: 'disconnected',
+    });
+  }
+  if (closed) logger.info({ closed }, 'sessions nobody ran were credited up to their last checkpoint');
+  return closed;
+}
+
+/** Takes over the open sessions of these wallets that nobody runs, and resumes them here. */
+export async function adoptFor(ctx: EngineContext, wallets: string[]): Promise<void> {
+  const free = wallets.filter((w) => !ctx.sessions.has(w) && !ctx.starting.has(w));
+  for (const row of await ctx.store.adopt(free)) {
+    try {
+      await resume(ctx, row);
+    } catch (err) {
+      // It stays ours in the database and is closed at its last checkpoint by the orphan rule once
+      // released: release it now so that happens.
+      ctx.deps.logger.error({ err, wallet: row.wallet, id: row.id }, 'taking over a session failed');
+      await ctx.store.release(row.id).catch(() => {});
+    }
+  }
+}
+
+/**
+ * Runs a session another instance started, from its row: same start, rate, cap and boundary. The stake
+ * and the platform account are checked again (watched first, then read): a session whose stake or
+ * account is gone ends at its last checkpoint, the last moment it was known to be valid.
+ */
+async function resume(ctx: EngineContext, row: SessionRow): Promise<void> {
+  const { wallet } = row;
+  const { deps } = ctx;
+  const tier = deps.tiers.get(row.tierName);
+  const buffered: RecordChange[] = [];
+  let onRecord: (change: RecordChange) => void = (change) => {
+    buffered.push(change);
+  };
+  const unwatchRecord = deps.records.watch(wallet, (change) => onRecord(change));
+  const read = await Promise.all([
+    deps.records.read(wallet),
+    ctx.streamers.streamer(wallet),
+    ctx.streamers.account(wallet, row.platform),
+  ]).catch((err: unknown) => {
+    unwatchRecord();
+    throw err;
+  });
+  const [record, streamer, account] = read;
+  if (!tier || !streamer?.tierActivatedAt || !account) {
+    unwatchRecord();
+    throw new Error('session context is gone');
+  }
+  const startedAtMs = row.startedAt.getTime();
+  const usedBeforeMs = await ctx.store.usedToday(wallet, startedAtMs, streamer.timezone);
+  const rate = rateAt(tier, streamer.tierActivatedAt, row.startedAt);
+  const now = ctx.nowMs();
+  const session = buildSession(
+    {
+      id: row.id,
+      wallet,
+      platform: row.platform,
+      account,
+      tier,
+      activatedAt: streamer.tierActivatedAt,
+      rateUnitsPerHour: row.rateUnitsPerHour,
+      nextRateIncreaseAt: rate.nextRateIncreaseAt,
+      startedAtMs,
+      validAtMs: row.accruedUntil.getTime(),
+      usedBeforeMs,
+      timezone: streamer.timezone,
+    },
+    {
+      nowMs: now,
+      firstUpdateAtMs: now,
+      checkpointIntervalMs: deps.options.checkpointIntervalMs,
+      connected: ctx.connected(wallet),
+    },
+  );
+  ctx.add(session);
+  session.unwatch.push(unwatchRecord);
+  onRecord = (change) => recordChanged(ctx, session, change);
+  watchPlatform(ctx, session, { wallet, username: account.username, externalId: account.externalId });
+  deps.logger.info({ wallet, id: row.id }, 'took over a mining session');
+  const problem = recordProblem(session, record) ?? accountProblem(session, account, row.platform);
+  if (problem) {
+    deps.logger.warn(
+      { wallet, id: row.id, problem: problem.reason },
+      'a taken-over session was no longer valid',
+    );
+    tellProblem(ctx, session, problem);
+    await endSession(ctx, wallet, session.id, session.validAtMs, problem.reason);
+    return;
+  }
+  session.validAtMs = now;
+  for (const change of buffered) recordChanged(ctx, session, change);
+}
+
+/** The grace period ran out here: end the session, unless the wallet is connected to another instance. */
+export async function graceExpired(ctx: EngineContext, s: LiveSession): Promise<void> {
+  const elsewhere = await ctx.deps.events.connectedElsewhere?.(s.wallet).catch(() => false);
+  if (!ctx.isCurrent(s) || s.disconnectedAtMs == null) return;
+  if (elsewhere) {
+    // Checkpoint, then let the instance holding the socket take it over (its next sweep).
+    const now = ctx.nowMs();
+    s.disconnectedAtMs = null;
+    await ctx.store.checkpoint([checkpointOf(s, now)]);
+    if (await ctx.store.release(s.id)) ctx.forget(s.id);
+    return;
+  }
+  await endSession(ctx, s.wallet, s.id, s.disconnectedAtMs, 'disconnected');
+}

@@ -1,0 +1,82 @@
+// A live session as the engine holds it in memory, built in one place whether it starts here or is taken
+// over from another instance's row.
+import type { StreamPlatform } from '@strm/shared';
+import type { CatalogTier } from '../tiers.ts';
+import { type AccrualState, creditedUntil, minedUntil } from './accrual.ts';
+import { dailyCapAt } from './daily.ts';
+import type { Checkpoint } from './store.ts';
+
+export interface LiveSession extends AccrualState {
+  id: number;
+  wallet: string;
+  platform: StreamPlatform;
+  username: string;
+  /** The platform account as it was verified when the session opened: it may not change while open. */
+  externalId: string | null;
+  tierName: string;
+  activatedAt: Date;
+  /** The last moment the stake and the platform account were confirmed (a re-read ending it ends here). */
+  validAtMs: number;
+  dailyLimitSeconds: number;
+  nextUpdateAtMs: number;
+  nextCheckpointAtMs: number;
+  unwatch: Array<() => void>;
+}
+
+/** Work due on a session at a moment (the engine's queue). */
+export type Due = { at: number; wallet: string; id: number; kind: 'update' | 'checkpoint' | 'end' | 'grace' };
+
+export interface SessionFacts {
+  id: number;
+  wallet: string;
+  platform: StreamPlatform;
+  account: { username: string; externalId: string | null };
+  tier: Pick<CatalogTier, 'name' | 'dailyMiningLimitSeconds'>;
+  activatedAt: Date;
+  rateUnitsPerHour: bigint;
+  /** When the rate next doubles (null: max rate reached). */
+  nextRateIncreaseAt: Date | null;
+  startedAtMs: number;
+  validAtMs: number;
+  usedBeforeMs: number;
+  timezone: string;
+}
+
+export interface SessionTimes {
+  nowMs: number;
+  firstUpdateAtMs: number;
+  checkpointIntervalMs: number;
+  /** Whether a socket of the wallet is connected here now (else the grace period runs from now). */
+  connected: boolean;
+}
+
+export function buildSession(f: SessionFacts, t: SessionTimes): LiveSession {
+  const limitMs = f.tier.dailyMiningLimitSeconds * 1000;
+  return {
+    id: f.id,
+    wallet: f.wallet,
+    platform: f.platform,
+    username: f.account.username,
+    externalId: f.account.externalId,
+    tierName: f.tier.name,
+    activatedAt: f.activatedAt,
+    rateUnitsPerHour: f.rateUnitsPerHour,
+    startedAtMs: f.startedAtMs,
+    validAtMs: f.validAtMs,
+    usedBeforeMs: f.usedBeforeMs,
+    timezone: f.timezone,
+    dailyLimitSeconds: f.tier.dailyMiningLimitSeconds,
+    capAtMs: dailyCapAt(f.startedAtMs, f.usedBeforeMs, limitMs, f.timezone),
+    boundaryAtMs: f.nextRateIncreaseAt?.getTime() ?? null,
+    nextUpdateAtMs: t.firstUpdateAtMs,
+    nextCheckpointAtMs: t.nowMs + t.checkpointIntervalMs,
+    disconnectedAtMs: t.connected ? null : t.nowMs,
+    unwatch: [],
+  };
+}
+
+/** The session's accrual up to `nowMs`, as the database keeps it. */
+export function checkpointOf(s: LiveSession, nowMs: number): Checkpoint {
+  const until = creditedUntil(s, nowMs);
+  return { id: s.id, accruedUntil: new Date(until), minedUnits: minedUntil(s, until) };
+}

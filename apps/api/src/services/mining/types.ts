@@ -1,0 +1,102 @@
+// The engine's public types: its dependencies and options, the requests it answers, the views it gives,
+// and the session requests and answers that travel between instances (JSON: no bigint, no Date).
+import type { ServerEventName, ServerEventPayload, StreamPlatform } from '@strm/shared';
+import type { Clock } from '../../clock.ts';
+import type { Lease } from '../../cluster/membership.ts';
+import type { PrismaClient } from '../../db/index.ts';
+import type { Logger } from '../../logger.ts';
+import type { Metrics } from '../../observability/metrics.ts';
+import type { PlatformAdapters } from '../../platforms/adapter.ts';
+import type { StreamerRecords } from '../chain/streamer-records.ts';
+import type { TierCatalog } from '../tiers.ts';
+import type { EngineCounters } from './counters.ts';
+import type { MiningError } from './errors.ts';
+import type { EngagementOptions } from './engagement.ts';
+
+export type EndReason = ServerEventPayload<'stream-stopped'>['reason'];
+
+/**
+ * A request on a wallet's live session. It is run by the instance that owns the session, whichever instance
+ * the client's socket (or REST call) reached.
+ */
+export type SessionControl =
+  | { kind: 'stop'; wallet: string; reason: EndReason; platform?: StreamPlatform }
+  | { kind: 'increase-rate'; wallet: string }
+  | { kind: 'view'; wallet: string };
+
+/** A live view as it travels between instances (JSON: no bigint, no Date). */
+export interface LiveViewWire {
+  platform: StreamPlatform;
+  tierName: string;
+  rateUnitsPerHour: string;
+  startedAtMs: number;
+  untilMs: number;
+  minedUnits: string;
+  currentDailyDuration: number;
+  boundaryAtMs: number | null;
+}
+
+/** The owner's answer (a refusal carries the event and message its client gets). */
+export type SessionControlAnswer =
+  | { outcome: 'stopped' | 'not-live' }
+  | { outcome: 'rate-increased'; payload: ServerEventPayload<'rate-increased'> }
+  | { outcome: 'view'; view: LiveViewWire }
+  | { outcome: 'refused'; event: MiningError['event']; message: string };
+
+export interface EngineEvents {
+  toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>): void;
+  /** Whether the wallet has a socket on another instance (several instances behind a load balancer). */
+  connectedElsewhere?(wallet: string): Promise<boolean>;
+  /**
+   * Runs `request` on the instance `owner` (another live instance) and answers what it answered: null when
+   * it did not answer in time, or there is no transport between instances.
+   */
+  toInstance?(owner: string, request: SessionControl): Promise<SessionControlAnswer | null>;
+}
+
+export interface EngineOptions {
+  updateIntervalMs: number;
+  checkpointIntervalMs: number;
+  gracePeriodMs: number;
+  engagement: EngagementOptions;
+  /** How long a start waits for the chain watch to be subscribed before refusing. */
+  chainWatchWaitMs?: number;
+}
+
+export interface EngineDeps {
+  /** This instance (cluster/membership.ts): the owner of the sessions it runs. */
+  instanceId: string;
+  /** Its lease: re-taken before a sweep, and orphans closed only while it is surely held. */
+  lease?: Lease;
+  metrics?: Metrics;
+  /** The database writes it counts (the benchmark reads them); its own when not given. */
+  counters?: EngineCounters;
+  prisma: PrismaClient;
+  clock: Clock;
+  logger: Logger;
+  tiers: TierCatalog;
+  records: StreamerRecords;
+  platforms: PlatformAdapters;
+  events: EngineEvents;
+  options: EngineOptions;
+}
+
+export interface StartRequest {
+  wallet: string;
+  platform: StreamPlatform;
+  username: string;
+}
+
+export interface StartResult extends ServerEventPayload<'stream-started'> {}
+
+/** A live session's figures at a moment (mining-stats). */
+export interface LiveView {
+  platform: StreamPlatform;
+  tierName: string;
+  rateUnitsPerHour: bigint;
+  startedAt: Date;
+  until: Date;
+  minedUnits: bigint;
+  currentDailyDuration: number;
+  boundaryAt: Date | null;
+}
