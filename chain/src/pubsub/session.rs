@@ -1,17 +1,24 @@
 //! One PubSub connection's subscriptions: what each request subscribes to, and the notifications each
 //! chain event makes for them, in an agave node's shapes.
-use std::{collections::HashMap, str::FromStr, sync::Arc};
+use std::{collections::HashMap, sync::Arc};
 
 use axum::extract::ws::Message;
 use serde_json::{json, Value};
-use solana_account_decoder::{UiAccountEncoding, UiDataSliceConfig};
-use solana_rpc_client_api::filter::RpcFilterType;
+use solana_account_decoder::UiAccountEncoding;
+use solana_rpc_client_api::{
+    config::{
+        RpcAccountInfoConfig, RpcProgramAccountsConfig, RpcSignatureSubscribeConfig, RpcTransactionLogsConfig,
+        RpcTransactionLogsFilter,
+    },
+    filter::RpcFilterType,
+};
 use solana_sdk::{pubkey::Pubkey, signature::Signature};
 
 use super::MAX_SUBSCRIPTIONS;
 use crate::{
     rpc::{
-        accounts::{data_slice_of, encode_account, matches, parse_filters},
+        accounts::{encode_account, matches, AccountEncoding},
+        params::{self, parse, pubkey},
         RpcError,
     },
     state::{Chain, ChainEvent, Landed},
@@ -21,13 +28,11 @@ enum Subscription {
     Signature(Signature),
     Account {
         address: Pubkey,
-        encoding: UiAccountEncoding,
-        slice: Option<UiDataSliceConfig>,
+        encoding: AccountEncoding,
     },
     Program {
         program: Pubkey,
-        encoding: UiAccountEncoding,
-        slice: Option<UiDataSliceConfig>,
+        encoding: AccountEncoding,
         filters: Vec<RpcFilterType>,
     },
     /// Every transaction's logs, or those of transactions naming one address.
@@ -57,15 +62,6 @@ fn notify_in_slot(method: &str, subscription: u64, slot: u64, value: Value) -> M
     notify(method, subscription, json!({ "context": { "slot": slot }, "value": value }))
 }
 
-fn encoding_of(config: &Value) -> Result<UiAccountEncoding, RpcError> {
-    match config.get("encoding").and_then(Value::as_str) {
-        None | Some("base64") => Ok(UiAccountEncoding::Base64),
-        Some("jsonParsed") => Ok(UiAccountEncoding::JsonParsed),
-        Some("base58") => Ok(UiAccountEncoding::Base58),
-        Some(other) => Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
-    }
-}
-
 pub struct Session {
     chain: Arc<Chain>,
     subscriptions: HashMap<u64, Subscription>,
@@ -87,7 +83,7 @@ impl Session {
         let params = request.get("params").and_then(Value::as_array).cloned().unwrap_or_default();
         let method = request.get("method").and_then(Value::as_str).unwrap_or_default();
         if method.ends_with("Unsubscribe") {
-            let removed = params.first().and_then(Value::as_u64).and_then(|s| self.subscriptions.remove(&s));
+            let removed = parse::<(u64,)>(&params).ok().and_then(|(s,)| self.subscriptions.remove(&s));
             return vec![match removed {
                 Some(_) => reply(&id, json!(true)),
                 None => error(&id, -32602, "Invalid subscription id."),
@@ -123,49 +119,39 @@ impl Session {
         method: &str,
         params: &[Value],
     ) -> Result<(Subscription, Option<(u64, Value)>), RpcError> {
-        let first = params.first().and_then(Value::as_str).unwrap_or_default();
-        let config = params.get(1).filter(|c| c.is_object()).unwrap_or(&Value::Null);
-        let pubkey = || Pubkey::from_str(first).map_err(|_| RpcError::invalid_params("Invalid params: invalid pubkey"));
         match method {
             "signatureSubscribe" => {
-                let signature = Signature::from_str(first)
-                    .map_err(|_| RpcError::invalid_params("Invalid params: invalid signature"))?;
+                let (signature, _): (String, Option<RpcSignatureSubscribeConfig>) = parse(params)?;
+                let signature = params::signature(&signature)?;
                 let landed = self.chain.with_tx(&signature, |t| (t.slot, t.meta.status.clone().err()));
                 Ok((Subscription::Signature(signature), landed.map(|(slot, err)| (slot, json!({ "err": err })))))
             }
             "accountSubscribe" => {
-                let address = pubkey()?;
-                let encoding = encoding_of(config)?;
-                let slice = data_slice_of(config, encoding)?;
-                Ok((Subscription::Account { address, encoding, slice }, None))
+                let (address, config): (String, Option<RpcAccountInfoConfig>) = parse(params)?;
+                let encoding = AccountEncoding::of(&config.unwrap_or_default(), UiAccountEncoding::Base64)?;
+                Ok((Subscription::Account { address: pubkey(&address)?, encoding }, None))
             }
             "programSubscribe" => {
-                let program = pubkey()?;
-                let encoding = encoding_of(config)?;
-                let slice = data_slice_of(config, encoding)?;
-                let filters = parse_filters(config)?;
-                Ok((Subscription::Program { program, encoding, slice, filters }, None))
+                let (program, config): (String, Option<RpcProgramAccountsConfig>) = parse(params)?;
+                let config = config.unwrap_or_default();
+                let encoding = AccountEncoding::of(&config.account_config, UiAccountEncoding::Base64)?;
+                let filters = config.filters.unwrap_or_default();
+                Ok((Subscription::Program { program: pubkey(&program)?, encoding, filters }, None))
             }
-            "logsSubscribe" => match params.first() {
-                Some(Value::String(s)) if s == "all" || s == "allWithVotes" => Ok((Subscription::Logs(None), None)),
-                Some(Value::Object(filter)) => match filter.get("mentions").and_then(Value::as_array) {
-                    Some(list) if list.len() == 1 => {
-                        let address = list[0]
-                            .as_str()
-                            .and_then(|s| Pubkey::from_str(s).ok())
-                            .ok_or_else(|| RpcError::invalid_params("Invalid params: invalid pubkey"))?;
-                        Ok((Subscription::Logs(Some(address)), None))
-                    }
-                    Some(_) => Err(RpcError::invalid_params("Invalid Request: Only 1 address supported")),
-                    None => {
-                        Err(RpcError::invalid_params("Invalid params: expected \"all\" or { mentions: [address] }"))
-                    }
-                },
-                _ => Err(RpcError::invalid_params("Invalid params: expected \"all\" or { mentions: [address] }")),
-            },
+            "logsSubscribe" => {
+                let (filter, _): (RpcTransactionLogsFilter, Option<RpcTransactionLogsConfig>) = parse(params)?;
+                let mentions = match filter {
+                    RpcTransactionLogsFilter::All | RpcTransactionLogsFilter::AllWithVotes => None,
+                    RpcTransactionLogsFilter::Mentions(addresses) => match addresses.as_slice() {
+                        [address] => Some(pubkey(address)?),
+                        _ => return Err(RpcError::invalid_params("Invalid Request: Only 1 address supported")),
+                    },
+                };
+                Ok((Subscription::Logs(mentions), None))
+            }
             "slotSubscribe" => Ok((Subscription::Slot, None)),
             "rootSubscribe" => Ok((Subscription::Root, None)),
-            other => Err(RpcError { code: -32601, message: format!("Method not found: {other}"), data: None }),
+            other => Err(RpcError::method_not_found(other)),
         }
     }
 
@@ -202,20 +188,19 @@ impl Session {
         let mut out = Vec::new();
         for (id, subscription) in &self.subscriptions {
             match subscription {
-                Subscription::Account { address, encoding, slice } if keys.contains(address) => {
+                Subscription::Account { address, encoding } if keys.contains(address) => {
                     // A closed account reads as empty, as agave sends it.
                     let account = self.chain.account(address).await.ok().flatten().unwrap_or_default();
-                    let value = encode_account(&self.chain, address, &account, *encoding, *slice).await;
+                    let value = encode_account(&self.chain, address, &account, *encoding).await;
                     out.push(notify_in_slot("accountNotification", *id, slot, value.unwrap_or(Value::Null)));
                 }
-                Subscription::Program { program, encoding, slice, filters } => {
+                Subscription::Program { program, encoding, filters } => {
                     for address in keys {
                         let Ok(Some(account)) = self.chain.account(address).await else { continue };
                         if account.owner != *program || !matches(filters, &account) {
                             continue;
                         }
-                        let Ok(encoded) = encode_account(&self.chain, address, &account, *encoding, *slice).await
-                        else {
+                        let Ok(encoded) = encode_account(&self.chain, address, &account, *encoding).await else {
                             continue;
                         };
                         let value = json!({ "pubkey": address.to_string(), "account": encoded });

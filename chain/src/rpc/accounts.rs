@@ -1,8 +1,6 @@
 //! Reading accounts (agave's rpc_accounts and rpc_accounts_scan): one, several, a program's, a wallet's
 //! token accounts, in the encodings a node offers. PubSub encodes and filters its notifications with the
 //! same functions.
-use std::str::FromStr;
-
 use serde_json::{json, Value};
 use solana_account_decoder::{
     encode_ui_account,
@@ -10,36 +8,48 @@ use solana_account_decoder::{
     parse_token::token_amount_to_ui_amount_v3,
     UiAccountEncoding, UiDataSliceConfig, MAX_BASE58_BYTES,
 };
-use solana_rpc_client_api::filter::RpcFilterType;
-use solana_sdk::{account::Account, program_pack::Pack, pubkey::Pubkey};
+use solana_rpc_client_api::{
+    config::{RpcAccountInfoConfig, RpcContextConfig, RpcProgramAccountsConfig, RpcTokenAccountsFilter},
+    filter::RpcFilterType,
+};
+use solana_sdk::{account::Account, commitment_config::CommitmentConfig, program_pack::Pack, pubkey::Pubkey};
 
 use super::{
-    params::{config, encoding_of, param, pubkey_param},
+    params::{parse, pubkey},
     with_context, RpcError, RpcResult,
 };
 use crate::state::Chain;
 
-/// `dataSlice` of a request's config: the part of each account's data to return.
-pub fn data_slice_of(config: &Value, encoding: UiAccountEncoding) -> Result<Option<UiDataSliceConfig>, RpcError> {
-    let slice = match config.get("dataSlice") {
-        None | Some(Value::Null) => return Ok(None),
-        Some(s) => serde_json::from_value::<UiDataSliceConfig>(s.clone())
-            .map_err(|e| RpcError::invalid_params(format!("Invalid params: dataSlice: {e}")))?,
-    };
-    if encoding == UiAccountEncoding::JsonParsed {
-        return Err(RpcError::invalid_request(
-            "Sliced account data can only be encoded using binary (base 58) or base64 encoding.",
-        ));
+/// How a request asks for accounts: the encoding (the method's default when it names none) and the part
+/// of each account's data to return.
+#[derive(Clone, Copy)]
+pub struct AccountEncoding {
+    pub encoding: UiAccountEncoding,
+    pub slice: Option<UiDataSliceConfig>,
+}
+
+impl AccountEncoding {
+    pub fn of(config: &RpcAccountInfoConfig, default: UiAccountEncoding) -> Result<Self, RpcError> {
+        let encoding = match config.encoding.unwrap_or(default) {
+            encoding @ (UiAccountEncoding::Base58 | UiAccountEncoding::Base64 | UiAccountEncoding::JsonParsed) => {
+                encoding
+            }
+            other => return Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other:?}"))),
+        };
+        if config.data_slice.is_some() && encoding == UiAccountEncoding::JsonParsed {
+            return Err(RpcError::invalid_request(
+                "Sliced account data can only be encoded using binary (base 58) or base64 encoding.",
+            ));
+        }
+        Ok(AccountEncoding { encoding, slice: config.data_slice })
     }
-    Ok(Some(slice))
 }
 
 pub async fn encode_account(
     chain: &Chain,
     address: &Pubkey,
     account: &Account,
-    encoding: UiAccountEncoding,
-    slice: Option<UiDataSliceConfig>,
+    AccountEncoding { encoding, slice }: AccountEncoding,
 ) -> RpcResult {
     let returned = match slice {
         Some(s) => s.length.min(account.data.len().saturating_sub(s.offset)),
@@ -64,24 +74,10 @@ pub async fn encode_account(
     serde_json::to_value(encode_ui_account(address, account, encoding, additional, slice)).map_err(RpcError::internal)
 }
 
-async fn account_or_null(
-    chain: &Chain,
-    address: &Pubkey,
-    encoding: UiAccountEncoding,
-    slice: Option<UiDataSliceConfig>,
-) -> RpcResult {
+async fn account_or_null(chain: &Chain, address: &Pubkey, encoding: AccountEncoding) -> RpcResult {
     match chain.account(address).await? {
-        Some(account) => encode_account(chain, address, &account, encoding, slice).await,
+        Some(account) => encode_account(chain, address, &account, encoding).await,
         None => Ok(Value::Null),
-    }
-}
-
-pub fn parse_filters(config: &Value) -> Result<Vec<RpcFilterType>, RpcError> {
-    match config.get("filters") {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(f) => {
-            serde_json::from_value(f.clone()).map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}")))
-        }
     }
 }
 
@@ -109,58 +105,51 @@ async fn program_accounts(
     Ok(out)
 }
 
-async fn keyed(
-    chain: &Chain,
-    accounts: Vec<(Pubkey, Account)>,
-    encoding: UiAccountEncoding,
-    slice: Option<UiDataSliceConfig>,
-) -> RpcResult {
+async fn keyed(chain: &Chain, accounts: Vec<(Pubkey, Account)>, encoding: AccountEncoding) -> RpcResult {
     let mut out = Vec::with_capacity(accounts.len());
     for (address, account) in accounts {
-        let encoded = encode_account(chain, &address, &account, encoding, slice).await?;
+        let encoded = encode_account(chain, &address, &account, encoding).await?;
         out.push(json!({ "pubkey": address.to_string(), "account": encoded }));
     }
     Ok(Value::Array(out))
 }
 
 pub async fn balance(chain: &Chain, params: &[Value]) -> RpcResult {
-    let address = pubkey_param(params, 0)?;
-    let lamports = chain.account(&address).await?.map(|a| a.lamports).unwrap_or_default();
+    let (address, _): (String, Option<RpcContextConfig>) = parse(params)?;
+    let lamports = chain.account(&pubkey(&address)?).await?.map(|a| a.lamports).unwrap_or_default();
     with_context(chain, json!(lamports))
 }
 
 pub async fn account_info(chain: &Chain, params: &[Value]) -> RpcResult {
-    let address = pubkey_param(params, 0)?;
-    let encoding = encoding_of(config(params, 1), UiAccountEncoding::Base58)?;
-    let slice = data_slice_of(config(params, 1), encoding)?;
-    let value = account_or_null(chain, &address, encoding, slice).await?;
+    let (address, config): (String, Option<RpcAccountInfoConfig>) = parse(params)?;
+    let encoding = AccountEncoding::of(&config.unwrap_or_default(), UiAccountEncoding::Base58)?;
+    let value = account_or_null(chain, &pubkey(&address)?, encoding).await?;
     with_context(chain, value)
 }
 
 pub async fn multiple_accounts(chain: &Chain, params: &[Value]) -> RpcResult {
-    let list =
-        param(params, 0)?.as_array().ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
-    if list.len() > 100 {
+    let (addresses, config): (Vec<String>, Option<RpcAccountInfoConfig>) = parse(params)?;
+    if addresses.len() > 100 {
         return Err(RpcError::invalid_params("Too many inputs provided; max 100"));
     }
-    let encoding = encoding_of(config(params, 1), UiAccountEncoding::Base64)?;
-    let slice = data_slice_of(config(params, 1), encoding)?;
-    let mut values = Vec::with_capacity(list.len());
-    for item in list {
-        let address = pubkey_param(std::slice::from_ref(item), 0)?;
-        values.push(account_or_null(chain, &address, encoding, slice).await?);
+    let encoding = AccountEncoding::of(&config.unwrap_or_default(), UiAccountEncoding::Base64)?;
+    let addresses = addresses.iter().map(|a| pubkey(a)).collect::<Result<Vec<_>, _>>()?;
+    let mut values = Vec::with_capacity(addresses.len());
+    for address in addresses {
+        values.push(account_or_null(chain, &address, encoding).await?);
     }
     with_context(chain, Value::Array(values))
 }
 
 pub async fn program_accounts_of(chain: &Chain, params: &[Value]) -> RpcResult {
-    let program = pubkey_param(params, 0)?;
-    let config = config(params, 1);
-    let encoding = encoding_of(config, UiAccountEncoding::Base64)?;
-    let slice = data_slice_of(config, encoding)?;
-    let accounts = program_accounts(chain, &program, &parse_filters(config)?).await?;
-    let value = keyed(chain, accounts, encoding, slice).await?;
-    if config.get("withContext").and_then(Value::as_bool).unwrap_or(false) {
+    let (program, config): (String, Option<RpcProgramAccountsConfig>) = parse(params)?;
+    let program = pubkey(&program)?;
+    let config = config.unwrap_or_default();
+    let encoding = AccountEncoding::of(&config.account_config, UiAccountEncoding::Base64)?;
+    let filters = config.filters.unwrap_or_default();
+    let accounts = program_accounts(chain, &program, &filters).await?;
+    let value = keyed(chain, accounts, encoding).await?;
+    if config.with_context.unwrap_or(false) {
         with_context(chain, value)
     } else {
         Ok(value)
@@ -169,23 +158,16 @@ pub async fn program_accounts_of(chain: &Chain, params: &[Value]) -> RpcResult {
 
 /// getTokenAccountsByOwner, and getParsedTokenAccountsByOwner (`default` jsonParsed).
 pub async fn token_accounts_by_owner(chain: &Chain, params: &[Value], default: UiAccountEncoding) -> RpcResult {
-    let encoding = encoding_of(config(params, 2), default)?;
-    let slice = data_slice_of(config(params, 2), encoding)?;
-    let owner = pubkey_param(params, 0)?;
-    let filter = param(params, 1)?;
-    let mint = match filter.get("mint").and_then(Value::as_str) {
-        Some(m) => Some(Pubkey::from_str(m).map_err(|_| RpcError::invalid_params("Invalid param: Invalid"))?),
-        None => None,
-    };
-    if mint.is_none() {
-        let program = filter
-            .get("programId")
-            .and_then(Value::as_str)
-            .ok_or_else(|| RpcError::invalid_params("Invalid params: expected mint or programId"))?;
-        if Pubkey::from_str(program).ok() != Some(spl_token::id()) {
-            return Err(RpcError::invalid_params("Invalid param: unrecognized Token program id"));
+    let (owner, filter, config): (String, RpcTokenAccountsFilter, Option<RpcAccountInfoConfig>) = parse(params)?;
+    let encoding = AccountEncoding::of(&config.unwrap_or_default(), default)?;
+    let owner = pubkey(&owner)?;
+    let mint = match filter {
+        RpcTokenAccountsFilter::Mint(mint) => Some(pubkey(&mint)?),
+        RpcTokenAccountsFilter::ProgramId(program) if pubkey(&program)? == spl_token::id() => None,
+        RpcTokenAccountsFilter::ProgramId(_) => {
+            return Err(RpcError::invalid_params("Invalid param: unrecognized Token program id"))
         }
-    }
+    };
     let filters = [RpcFilterType::DataSize(spl_token::state::Account::LEN as u64)];
     let accounts = program_accounts(chain, &spl_token::id(), &filters)
         .await?
@@ -195,14 +177,14 @@ pub async fn token_accounts_by_owner(chain: &Chain, params: &[Value], default: U
             Err(_) => false,
         })
         .collect();
-    let value = keyed(chain, accounts, encoding, slice).await?;
+    let value = keyed(chain, accounts, encoding).await?;
     with_context(chain, value)
 }
 
 pub async fn token_account_balance(chain: &Chain, params: &[Value]) -> RpcResult {
-    let address = pubkey_param(params, 0)?;
+    let (address, _): (String, Option<CommitmentConfig>) = parse(params)?;
     let account = chain
-        .account(&address)
+        .account(&pubkey(&address)?)
         .await?
         .filter(|a| a.owner == spl_token::id())
         .and_then(|a| spl_token::state::Account::unpack(&a.data).ok())

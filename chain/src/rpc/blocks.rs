@@ -1,30 +1,29 @@
 //! Blockhashes and fees: what a client needs to build a transaction that lands.
-use std::str::FromStr;
-
 use base64::{engine::general_purpose::STANDARD as BASE64, Engine};
 use serde_json::{json, Value};
-use solana_sdk::{hash::Hash, message::VersionedMessage};
+use solana_rpc_client_api::config::RpcContextConfig;
+use solana_sdk::message::VersionedMessage;
 
-use super::{params::param, with_context, RpcError, RpcResult};
+use super::{
+    params::{hash, parse},
+    with_context, RpcError, RpcResult,
+};
 use crate::state::Chain;
 
-pub async fn latest_blockhash(chain: &Chain) -> RpcResult {
+pub async fn latest_blockhash(chain: &Chain, params: &[Value]) -> RpcResult {
+    let _: (Option<RpcContextConfig>,) = parse(params)?;
     let (blockhash, last_valid) = chain.latest_blockhash().await?;
     with_context(chain, json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid }))
 }
 
 pub async fn is_blockhash_valid(chain: &Chain, params: &[Value]) -> RpcResult {
-    let hash = param(params, 0)?
-        .as_str()
-        .and_then(|s| Hash::from_str(s).ok())
-        .ok_or_else(|| RpcError::invalid_params("Invalid param: Invalid"))?;
-    let valid = chain.is_blockhash_valid(&hash).await?;
+    let (blockhash, _): (String, Option<RpcContextConfig>) = parse(params)?;
+    let valid = chain.is_blockhash_valid(&hash(&blockhash)?).await?;
     with_context(chain, json!(valid))
 }
 
 pub async fn fee_for_message(chain: &Chain, params: &[Value]) -> RpcResult {
-    let encoded =
-        param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
+    let (encoded, _): (String, Option<RpcContextConfig>) = parse(params)?;
     let bytes = BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?;
     let message: VersionedMessage =
         bincode::deserialize(&bytes).map_err(|_| RpcError::invalid_params("invalid message"))?;

@@ -1,14 +1,14 @@
 //! Local-development methods: the faucet's `requestAirdrop`, as a test validator has, and the cheat codes
 //! (`strm_*`), which set state no transaction can reach, for the token holder of this run only.
-use std::str::FromStr;
-
 use axum::http::{header, HeaderMap};
-use base64::{engine::general_purpose::STANDARD as BASE64, Engine};
+use serde::Deserialize;
 use serde_json::{json, Value};
-use solana_sdk::{account::Account, pubkey::Pubkey};
+use solana_account_decoder::UiAccountData;
+use solana_rpc_client_api::config::RpcRequestAirdropConfig;
+use solana_sdk::account::Account;
 
 use super::{
-    params::{param, pubkey_param},
+    params::{parse, pubkey},
     transactions::send_error,
     RpcError, RpcResult,
 };
@@ -60,10 +60,8 @@ pub(super) fn refused(method: &str) -> RpcError {
 }
 
 pub async fn request_airdrop(chain: &Chain, params: &[Value]) -> RpcResult {
-    let to = pubkey_param(params, 0)?;
-    let lamports =
-        param(params, 1)?.as_u64().ok_or_else(|| RpcError::invalid_params("Invalid params: expected lamports"))?;
-    let signature = chain.airdrop(&to, lamports).await.map_err(|e| match e {
+    let (to, lamports, _): (String, u64, Option<RpcRequestAirdropConfig>) = parse(params)?;
+    let signature = chain.airdrop(&pubkey(&to)?, lamports).await.map_err(|e| match e {
         SendError::Simulation { err, .. } | SendError::Rejected(err) => {
             RpcError::internal(format!("airdrop of {lamports} lamports failed: {err}"))
         }
@@ -72,25 +70,33 @@ pub async fn request_airdrop(chain: &Chain, params: &[Value]) -> RpcResult {
     Ok(json!(signature.to_string()))
 }
 
+/// The account strm_setAccount writes, as getAccountInfo shows one (`data` in any of its binary
+/// encodings, e.g. [base64, "base64"]); rent exempt for ever.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountSpec {
+    #[serde(default)]
+    lamports: u64,
+    data: Option<UiAccountData>,
+    owner: String,
+    #[serde(default)]
+    executable: bool,
+}
+
 /// `strm_setAccount`: tests use it to reach states no transaction can (e.g. a total near u64::MAX).
 /// Params: [address, { lamports, data: [base64, "base64"], owner, executable }].
 pub async fn set_account(chain: &Chain, params: &[Value]) -> RpcResult {
-    let address = pubkey_param(params, 0)?;
-    let spec = param(params, 1)?;
-    let owner = spec
-        .get("owner")
-        .and_then(Value::as_str)
-        .and_then(|o| Pubkey::from_str(o).ok())
-        .ok_or_else(|| RpcError::invalid_params("Invalid params: owner"))?;
-    let data = match spec.get("data").and_then(|d| d.get(0)).and_then(Value::as_str) {
-        Some(b64) => BASE64.decode(b64).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?,
+    let (address, spec): (String, AccountSpec) = parse(params)?;
+    let address = pubkey(&address)?;
+    let data = match spec.data {
+        Some(data) => data.decode().ok_or_else(|| RpcError::invalid_params("Invalid params: data is not binary"))?,
         None => Vec::new(),
     };
     let account = Account {
-        lamports: spec.get("lamports").and_then(Value::as_u64).unwrap_or_default(),
+        lamports: spec.lamports,
         data,
-        owner,
-        executable: spec.get("executable").and_then(Value::as_bool).unwrap_or(false),
+        owner: pubkey(&spec.owner)?,
+        executable: spec.executable,
         rent_epoch: u64::MAX,
     };
     // Overwriting a program or a sysvar would break the chain itself until a restart.

@@ -1,15 +1,23 @@
-//! What any node answers about itself and the cluster (agave's rpc_minimal and rpc_bank): the methods
-//! without state of their own are answered in `dispatch`.
+//! What any node answers about itself and the cluster (agave's rpc_minimal and rpc_bank); the answers
+//! that read no parameters and no state are given in `dispatch`.
 use serde_json::{json, Value};
-use solana_sdk::epoch_schedule::EpochSchedule;
+use solana_rpc_client_api::config::RpcContextConfig;
+use solana_sdk::{commitment_config::CommitmentConfig, epoch_schedule::EpochSchedule};
 
-use super::{params::param, RpcError, RpcResult};
+use super::{params::parse, RpcError, RpcResult};
 use crate::state::Chain;
 
 /// The largest account there can be (10 MiB).
-const MAX_PERMITTED_DATA_LENGTH: u64 = 10 * 1024 * 1024;
+const MAX_PERMITTED_DATA_LENGTH: usize = 10 * 1024 * 1024;
 
-pub async fn epoch_info(chain: &Chain) -> RpcResult {
+/// getSlot, getBlockHeight and getTransactionCount: a count as of now (every commitment is the same here).
+pub fn count(params: &[Value], count: impl FnOnce() -> u64) -> RpcResult {
+    let _: (Option<RpcContextConfig>,) = parse(params)?;
+    Ok(json!(count()))
+}
+
+pub async fn epoch_info(chain: &Chain, params: &[Value]) -> RpcResult {
+    let _: (Option<RpcContextConfig>,) = parse(params)?;
     let slot = chain.slot();
     let block_height = chain.block_height();
     let schedule: EpochSchedule = chain.banks.get_sysvar().await.map_err(RpcError::internal)?;
@@ -25,10 +33,10 @@ pub async fn epoch_info(chain: &Chain) -> RpcResult {
 }
 
 pub async fn minimum_balance_for_rent_exemption(chain: &Chain, params: &[Value]) -> RpcResult {
-    let size = param(params, 0)?.as_u64().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a size"))?;
+    let (size, _): (usize, Option<CommitmentConfig>) = parse(params)?;
     if size > MAX_PERMITTED_DATA_LENGTH {
         return Err(RpcError::invalid_request("Invalid request"));
     }
     let rent = chain.banks.get_rent().await.map_err(RpcError::internal)?;
-    Ok(json!(rent.minimum_balance(size as usize)))
+    Ok(json!(rent.minimum_balance(size)))
 }

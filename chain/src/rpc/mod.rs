@@ -19,7 +19,7 @@ pub mod accounts;
 mod blocks;
 mod cheats;
 mod minimal;
-mod params;
+pub mod params;
 pub mod transactions;
 
 pub use cheats::Cheats;
@@ -30,6 +30,7 @@ pub const VERSION: &str = "2.3.13";
 pub const MAX_BATCH: usize = 100;
 
 /// A JSON-RPC error with the standard codes (agave's where it has its own).
+#[derive(Debug)]
 pub struct RpcError {
     pub code: i64,
     pub message: String,
@@ -46,7 +47,7 @@ impl RpcError {
     fn internal(message: impl std::fmt::Display) -> Self {
         RpcError { code: -32603, message: format!("Internal error: {message}"), data: None }
     }
-    fn method_not_found(method: &str) -> Self {
+    pub(crate) fn method_not_found(method: &str) -> Self {
         RpcError { code: -32601, message: format!("Method not found: {method}"), data: None }
     }
 }
@@ -159,12 +160,12 @@ async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
         "getHealth" => Ok(json!("ok")),
         "getVersion" => Ok(json!({ "solana-core": VERSION, "feature-set": 0 })),
         "getGenesisHash" => Ok(json!(chain.genesis_hash.to_string())),
-        "getSlot" => Ok(json!(chain.slot())),
-        "getBlockHeight" => Ok(json!(chain.block_height())),
-        "getTransactionCount" => Ok(json!(chain.transaction_count())),
-        "getEpochInfo" => minimal::epoch_info(chain).await,
+        "getSlot" => minimal::count(params, || chain.slot()),
+        "getBlockHeight" => minimal::count(params, || chain.block_height()),
+        "getTransactionCount" => minimal::count(params, || chain.transaction_count()),
+        "getEpochInfo" => minimal::epoch_info(chain, params).await,
         "getMinimumBalanceForRentExemption" => minimal::minimum_balance_for_rent_exemption(chain, params).await,
-        "getLatestBlockhash" => blocks::latest_blockhash(chain).await,
+        "getLatestBlockhash" => blocks::latest_blockhash(chain, params).await,
         "isBlockhashValid" => blocks::is_blockhash_valid(chain, params).await,
         "getFeeForMessage" => blocks::fee_for_message(chain, params).await,
         "getBalance" => accounts::balance(chain, params).await,

@@ -1,16 +1,18 @@
 //! Sending, simulating and looking up transactions, with an agave node's size limits and error shapes.
-use std::str::FromStr;
-
 use base64::{engine::general_purpose::STANDARD as BASE64, Engine};
 use serde_json::{json, Value};
+use solana_rpc_client_api::config::{
+    RpcEncodingConfigWrapper, RpcSendTransactionConfig, RpcSignatureStatusConfig, RpcSimulateTransactionConfig,
+    RpcTransactionConfig,
+};
 use solana_sdk::{
     signature::Signature,
     transaction::{TransactionError, VersionedTransaction},
 };
-use solana_transaction_status::UiTransactionEncoding;
+use solana_transaction_status::{TransactionBinaryEncoding, UiTransactionEncoding};
 
 use super::{
-    params::{config, param},
+    params::{parse, signature},
     with_context, RpcError, RpcResult,
 };
 use crate::state::{Chain, SendError};
@@ -20,16 +22,21 @@ const PACKET_DATA_SIZE: usize = 1232;
 const MAX_BASE58_SIZE: usize = 1683;
 const MAX_BASE64_SIZE: usize = 1644;
 
-fn decode_transaction(params: &[Value]) -> Result<VersionedTransaction, RpcError> {
+/// A transaction as sendTransaction and simulateTransaction take it (base58 unless the config says base64).
+fn decode_transaction(
+    encoded: &str,
+    encoding: Option<UiTransactionEncoding>,
+) -> Result<VersionedTransaction, RpcError> {
     const TYPE: &str = "solana_transaction::versioned::VersionedTransaction";
-    let encoded =
-        param(params, 0)?.as_str().ok_or_else(|| RpcError::invalid_params("Invalid params: expected a string"))?;
-    let config = config(params, 1);
-    let encoding = config.get("encoding").and_then(Value::as_str).unwrap_or("base58");
-    let max_encoded = match encoding {
-        "base58" => MAX_BASE58_SIZE,
-        "base64" => MAX_BASE64_SIZE,
-        other => return Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
+    let encoding = encoding.unwrap_or(UiTransactionEncoding::Base58);
+    let (binary, max_encoded) = match encoding.into_binary_encoding() {
+        Some(binary @ TransactionBinaryEncoding::Base58) => (binary, MAX_BASE58_SIZE),
+        Some(binary @ TransactionBinaryEncoding::Base64) => (binary, MAX_BASE64_SIZE),
+        None => {
+            return Err(RpcError::invalid_params(format!(
+                "unsupported encoding: {encoding}. Supported encodings: base58, base64"
+            )))
+        }
     };
     if encoded.len() > max_encoded {
         return Err(RpcError::invalid_params(format!(
@@ -37,11 +44,13 @@ fn decode_transaction(params: &[Value]) -> Result<VersionedTransaction, RpcError
             encoded.len()
         )));
     }
-    let bytes = match encoding {
-        "base58" => {
+    let bytes = match binary {
+        TransactionBinaryEncoding::Base58 => {
             bs58::decode(encoded).into_vec().map_err(|_| RpcError::invalid_params("invalid base58 encoding"))?
         }
-        _ => BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?,
+        TransactionBinaryEncoding::Base64 => {
+            BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?
+        }
     };
     if bytes.len() > PACKET_DATA_SIZE {
         return Err(RpcError::invalid_params(format!(
@@ -94,13 +103,6 @@ fn signature_failure() -> RpcError {
     RpcError { code: -32003, message: "Transaction signature verification failure".into(), data: None }
 }
 
-fn signature_param(value: &Value) -> Result<Signature, RpcError> {
-    value
-        .as_str()
-        .and_then(|s| Signature::from_str(s).ok())
-        .ok_or_else(|| RpcError::invalid_params("Invalid param: Invalid"))
-}
-
 fn signature_status(chain: &Chain, signature: &Signature) -> Value {
     chain
         .with_tx(signature, |tx| {
@@ -117,25 +119,25 @@ fn signature_status(chain: &Chain, signature: &Signature) -> Value {
 }
 
 pub async fn send(chain: &Chain, params: &[Value]) -> RpcResult {
-    let tx = decode_transaction(params)?;
-    let skip = config(params, 1).get("skipPreflight").and_then(Value::as_bool).unwrap_or(false);
-    let signature = chain.send(tx, skip).await.map_err(send_error)?;
+    let (encoded, config): (String, Option<RpcSendTransactionConfig>) = parse(params)?;
+    let config = config.unwrap_or_default();
+    let tx = decode_transaction(&encoded, config.encoding)?;
+    let signature = chain.send(tx, config.skip_preflight).await.map_err(send_error)?;
     Ok(json!(signature.to_string()))
 }
 
 pub async fn simulate(chain: &Chain, params: &[Value]) -> RpcResult {
-    let mut tx = decode_transaction(params)?;
-    let config = config(params, 1);
-    let sig_verify = config.get("sigVerify").and_then(Value::as_bool).unwrap_or(false);
-    let replace_blockhash = config.get("replaceRecentBlockhash").and_then(Value::as_bool).unwrap_or(false);
-    if sig_verify && replace_blockhash {
+    let (encoded, config): (String, Option<RpcSimulateTransactionConfig>) = parse(params)?;
+    let config = config.unwrap_or_default();
+    let mut tx = decode_transaction(&encoded, config.encoding)?;
+    if config.sig_verify && config.replace_recent_blockhash {
         return Err(RpcError::invalid_params("sigVerify may not be used with replaceRecentBlockhash"));
     }
-    if sig_verify && !tx.verify_with_results().into_iter().all(|ok| ok) {
+    if config.sig_verify && !tx.verify_with_results().into_iter().all(|ok| ok) {
         return Err(signature_failure());
     }
     // Wallets simulate before the user signs, with whatever blockhash the dapp put in.
-    let replacement = if replace_blockhash {
+    let replacement = if config.replace_recent_blockhash {
         let (blockhash, last_valid_block_height) = chain.latest_blockhash().await?;
         tx.message.set_recent_blockhash(blockhash);
         json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid_block_height })
@@ -147,31 +149,30 @@ pub async fn simulate(chain: &Chain, params: &[Value]) -> RpcResult {
 }
 
 pub fn signature_statuses(chain: &Chain, params: &[Value]) -> RpcResult {
-    let list =
-        param(params, 0)?.as_array().ok_or_else(|| RpcError::invalid_params("Invalid params: expected an array"))?;
-    if list.len() > 256 {
+    let (signatures, _): (Vec<String>, Option<RpcSignatureStatusConfig>) = parse(params)?;
+    if signatures.len() > 256 {
         return Err(RpcError::invalid_params("Too many inputs provided; max 256"));
     }
-    let mut values = Vec::with_capacity(list.len());
-    for item in list {
-        values.push(signature_status(chain, &signature_param(item)?));
+    let mut values = Vec::with_capacity(signatures.len());
+    for s in &signatures {
+        values.push(signature_status(chain, &signature(s)?));
     }
     with_context(chain, Value::Array(values))
 }
 
 pub fn transaction(chain: &Chain, params: &[Value]) -> RpcResult {
-    let signature = signature_param(param(params, 0)?)?;
-    let config = config(params, 1);
-    let encoding = match config.get("encoding").and_then(Value::as_str).unwrap_or("json") {
-        "json" => UiTransactionEncoding::Json,
-        "jsonParsed" => UiTransactionEncoding::JsonParsed,
-        "base64" => UiTransactionEncoding::Base64,
-        "base58" => UiTransactionEncoding::Base58,
+    let (given, config): (String, Option<RpcEncodingConfigWrapper<RpcTransactionConfig>>) = parse(params)?;
+    let signature = signature(&given)?;
+    let config = config.map(|c| c.convert_to_current()).unwrap_or_default();
+    let encoding = match config.encoding.unwrap_or(UiTransactionEncoding::Json) {
+        encoding @ (UiTransactionEncoding::Json
+        | UiTransactionEncoding::JsonParsed
+        | UiTransactionEncoding::Base64
+        | UiTransactionEncoding::Base58) => encoding,
         other => return Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
     };
-    let max_version = config.get("maxSupportedTransactionVersion").and_then(Value::as_u64).map(|v| v as u8);
     let Some(confirmed) = chain.with_tx(&signature, |tx| tx.confirmed()) else { return Ok(Value::Null) };
-    let encoded = confirmed.encode(encoding, max_version).map_err(|e| RpcError {
+    let encoded = confirmed.encode(encoding, config.max_supported_transaction_version).map_err(|e| RpcError {
         code: -32015,
         message: format!("Transaction version is not supported by the requesting client: {e}"),
         data: None,
