@@ -5,6 +5,7 @@ import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
 import { Server as SocketServer } from 'socket.io';
+import type { AppServer } from './socket/contract.ts';
 import type { AppDeps } from './deps.ts';
 import { apiDocs } from './http/api-docs.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
@@ -29,7 +30,7 @@ export type { AppDeps };
 export interface App {
   app: express.Express;
   server: HttpServer;
-  io: SocketServer;
+  io: AppServer;
   metrics: Metrics;
   lifecycle: Lifecycle;
   /** The engine and its services; `start()` before listening, `stop()` before closing the database. */
@@ -74,7 +75,7 @@ export function createApp(deps: AppDeps): App {
   );
 
   // Socket.IO is created first so the engine can reach sockets; it attaches to the server below.
-  const io = new SocketServer({
+  const io: AppServer = new SocketServer({
     cors: { origin: config.webOrigins },
     transports: ['websocket'],
     maxHttpBufferSize: 16 * 1024,

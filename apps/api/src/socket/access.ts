@@ -6,12 +6,12 @@
 // what it kept about the wallet and ends what it runs for it.
 import { SERVER_MESSAGES } from '@strm/shared';
 import { performance } from 'node:perf_hooks';
-import type { Server } from 'socket.io';
 import { type ChannelListener, listenToChannel } from '../db/listen.ts';
 import type { Logger } from '../logger.ts';
 import { ACCESS_CHANNEL, type AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { walletRoom } from './events.ts';
+import type { AppServer } from './contract.ts';
 
 /** How long an instance waits for a session another instance runs to close before closing the sockets. */
 const SESSION_CLOSE_WAIT_MS = 10_000;
@@ -21,7 +21,7 @@ const SESSION_CLOSE_POLL_MS = 100;
  * Ends the wallet's session wherever it runs (its owner stops it; one left by a dead instance is taken over
  * and stopped), then tells every socket of the wallet, on every instance, why and disconnects them.
  */
-export function endAccessEverywhere(io: Server, mining: Mining, wallet: string): Promise<void> {
+export function endAccessEverywhere(io: AppServer, mining: Mining, wallet: string): Promise<void> {
   return oneAtATime(io, wallet, async () => {
     await mining.engine.stopSession(wallet, 'access-revoked');
     const room = walletRoom(wallet);
@@ -30,13 +30,13 @@ export function endAccessEverywhere(io: Server, mining: Mining, wallet: string):
   });
 }
 
-const endings = new WeakMap<Server, Map<string, Promise<void>>>();
+const endings = new WeakMap<AppServer, Map<string, Promise<void>>>();
 
 /**
  * The admin API's ending and the notification's run one after the other for a wallet on an instance: the
  * second then finds the session closed instead of stopping it while the first is writing its close.
  */
-function oneAtATime(io: Server, wallet: string, run: () => Promise<void>): Promise<void> {
+function oneAtATime(io: AppServer, wallet: string, run: () => Promise<void>): Promise<void> {
   let running = endings.get(io);
   if (!running) {
     running = new Map();
@@ -56,11 +56,11 @@ function oneAtATime(io: Server, wallet: string, run: () => Promise<void>): Promi
  * one that runs elsewhere, or whose close is being written, is waited for (its owner stops it), so the
  * sockets here hear its stream-stopped before they close.
  */
-function endAccessHere(io: Server, mining: Mining, wallet: string): Promise<void> {
+function endAccessHere(io: AppServer, mining: Mining, wallet: string): Promise<void> {
   return oneAtATime(io, wallet, () => endHere(io, mining, wallet));
 }
 
-async function endHere(io: Server, mining: Mining, wallet: string): Promise<void> {
+async function endHere(io: AppServer, mining: Mining, wallet: string): Promise<void> {
   const { engine } = mining;
   if (engine.isLive(wallet)) await engine.stopSession(wallet, 'access-revoked');
   const deadline = performance.now() + SESSION_CLOSE_WAIT_MS;
@@ -75,7 +75,7 @@ async function endHere(io: Server, mining: Mining, wallet: string): Promise<void
 /** Listens on ACCESS_CHANNEL (reconnecting when the database drops the connection) until stopped. */
 export async function watchAccess(
   databaseUrl: string,
-  io: Server,
+  io: AppServer,
   access: AccessControl,
   mining: Mining,
   logger: Logger,

@@ -1,20 +1,21 @@
 // One way for every client event: validate the payload with the shared zod schema, check that the wallet
 // it names is the signed-in one, run the handler, and turn every refusal into the right event. An invalid
-// payload gets an `error` event with a clear message: never a crash, never a silent drop.
+// payload gets an `error` event with a clear message: never a crash, never a silent drop. The requests the
+// contract acknowledges (activate-tier, deactivate-tier, collect-rewards) also get their answer or refusal
+// through the client's ack callback.
 import {
+  type Ack,
+  type AcknowledgedEventName,
+  type AckPayload,
   type ClientEventName,
   type ClientEventPayload,
   clientEvents,
   SERVER_MESSAGES,
-  type ServerEventName,
-  type ServerEventPayload,
 } from '@strm/shared';
-import type { Socket } from 'socket.io';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { validationMessage } from '../http/app-error.ts';
 import type { Logger } from '../logger.ts';
-
-export type EmitTo = <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
+import type { AppSocket } from './contract.ts';
 
 /** A refusal: the event to answer and its message. */
 export class SocketRefusal extends Error {
@@ -33,14 +34,6 @@ export class SocketRefusal extends Error {
   }
 }
 
-export function emit<E extends ServerEventName>(
-  socket: Socket,
-  event: E,
-  payload: ServerEventPayload<E>,
-): void {
-  socket.emit(event, payload);
-}
-
 function namedWallet(payload: Record<string, unknown>): unknown {
   return payload.wallet ?? payload.walletId;
 }
@@ -48,8 +41,17 @@ function namedWallet(payload: Record<string, unknown>): unknown {
 /** Every socket of a wallet (all its tabs) joins this room. */
 export const walletRoom = (wallet: string) => `wallet:${wallet}`;
 
-export function walletOfSocket(socket: Socket): string {
-  return (socket.data as { wallet: string }).wallet;
+/** What a handler answers: the acknowledged requests' data, nothing for the others. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the handlers of the other events return nothing at all.
+type Answer<E extends ClientEventName> = E extends AcknowledgedEventName ? AckPayload<E> : void;
+
+/**
+ * The client's ack callback, when it sent one (the packet's last argument). It comes off the wire like the
+ * payload, so it is checked, not trusted; without one the answer is only the events.
+ */
+function replier(args: unknown[]): (answer: Ack<unknown>) => void {
+  const ack = args.at(-1);
+  return typeof ack === 'function' ? (answer) => ack(answer) : () => {};
 }
 
 /**
@@ -57,40 +59,50 @@ export function walletOfSocket(socket: Socket): string {
  * an internal error, which is logged and answered with a generic `error`).
  */
 export function handle<E extends ClientEventName>(
-  socket: Socket,
+  socket: AppSocket,
   logger: Logger,
   event: E,
-  handler: (payload: ClientEventPayload<E>, wallet: string) => Promise<void>,
+  handler: (payload: ClientEventPayload<E>, wallet: string) => Promise<Answer<E>>,
   mapError: (err: unknown) => SocketRefusal | undefined,
 ): void {
-  socket.on(event as string, async (raw: unknown) => {
+  const name: ClientEventName = event;
+  socket.on(name, async (...args: unknown[]) => {
+    const reply = replier(args);
+    const refuse = (message: string) => {
+      socket.emit('error', { message, event });
+      reply({ error: message });
+    };
+    const raw = typeof args[0] === 'function' ? undefined : args[0];
     const parsed = clientEvents[event].safeParse(raw ?? {});
     if (!parsed.success) {
-      emit(socket, 'error', { message: validationMessage(parsed.error), event });
+      refuse(validationMessage(parsed.error));
       return;
     }
-    const wallet = walletOfSocket(socket);
-    const named = namedWallet(parsed.data as Record<string, unknown>);
+    const wallet = socket.data.wallet;
+    const named = namedWallet(parsed.data);
     if (named !== undefined && named !== wallet) {
-      emit(socket, 'error', { message: SERVER_MESSAGES.walletMismatch, event });
+      refuse(SERVER_MESSAGES.walletMismatch);
       return;
     }
     try {
-      await handler(parsed.data as ClientEventPayload<E>, wallet);
+      reply({ data: await handler(parsed.data as ClientEventPayload<E>, wallet) });
     } catch (err) {
       const refusal = err instanceof SocketRefusal ? err : mapError(err);
       if (!refusal && isDatabaseUnavailable(err)) {
         logger.warn({ err, event }, 'socket event refused: database unavailable');
-        emit(socket, 'error', { message: SERVER_MESSAGES.databaseUnavailable, event });
+        refuse(SERVER_MESSAGES.databaseUnavailable);
         return;
       }
       if (!refusal) {
         logger.error({ err, event }, 'socket handler failed');
-        emit(socket, 'error', { message: SERVER_MESSAGES.socketError, event });
+        refuse(SERVER_MESSAGES.socketError);
         return;
       }
-      if (refusal.event === 'error') emit(socket, 'error', { message: refusal.message, event });
-      else socket.emit(refusal.event, { message: refusal.message, ...refusal.extra });
+      if (refusal.event === 'error') refuse(refusal.message);
+      else {
+        socket.emit(refusal.event, { message: refusal.message, ...refusal.extra } as never);
+        reply({ error: refusal.message });
+      }
     }
   });
 }

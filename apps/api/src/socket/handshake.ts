@@ -4,20 +4,13 @@
 // wallet from `socket.data.wallet`, never from a payload.
 import { SERVER_MESSAGES } from '@strm/shared';
 import proxyaddr from 'proxy-addr';
-import type { Socket } from 'socket.io';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
 import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
+import type { AppSocket } from './contract.ts';
 import { KeyedBuckets, type SocketCounts } from './limits.ts';
-
-export interface SocketData {
-  /** The signed-in wallet (the token's subject). */
-  wallet: string;
-  /** When its token expires: the socket is closed then (socket/index.ts). */
-  expiresAtMs: number;
-}
 
 type ConnectError = Error & { data?: { error: string; message: string } };
 
@@ -61,7 +54,7 @@ export interface HandshakeGuards {
 export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, guards: HandshakeGuards) {
   const { handshakesPerMinute } = deps.config.sockets;
   const perAddress = new KeyedBuckets({ perSecond: handshakesPerMinute / 60, burst: handshakesPerMinute });
-  return async (socket: Socket, next: (err?: Error) => void) => {
+  return async (socket: AppSocket, next: (err?: Error) => void) => {
     try {
       const address = proxyaddr(socket.request, guards.trustProxy);
       if (!perAddress.take(address)) {
@@ -80,7 +73,7 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
       // Whichever comes first: the socket's disconnect, or its connection closing before it joined.
       socket.once('disconnect', release);
       socket.conn.once('close', release);
-      Object.assign(socket.data as SocketData, { wallet, expiresAtMs });
+      Object.assign(socket.data, { wallet, expiresAtMs });
       next();
     } catch (err) {
       if (err instanceof AppError) {

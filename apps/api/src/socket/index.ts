@@ -1,6 +1,10 @@
 // The Socket.IO side of the mining engine: one room per wallet (every tab), handlers per event group.
-import { SERVER_MESSAGES, type ServerEventName, type ServerEventPayload } from '@strm/shared';
-import type { Server, Socket } from 'socket.io';
+import {
+  SERVER_MESSAGES,
+  type ServerEventName,
+  type ServerEventPayload,
+  type ServerToClientEvents,
+} from '@strm/shared';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';
@@ -8,8 +12,8 @@ import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../services/access.ts';
 import type { EngineEvents, SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
-import { emit, walletOfSocket, walletRoom } from './events.ts';
-import type { SocketData } from './handshake.ts';
+import type { AppServer, AppSocket } from './contract.ts';
+import { walletRoom } from './events.ts';
 import { KeyedBuckets, TokenBucket } from './limits.ts';
 import { registerMining } from './mining.ts';
 import { socketsIfOnlyHere } from './redis-adapter.ts';
@@ -28,10 +32,13 @@ const SESSION_CONTROL = 'strm:session-control';
 const SESSION_CONTROL_TIMEOUT_MS = 6000;
 
 /** How the engine reaches a wallet's sockets. */
-export function socketEvents(io: Server): EngineEvents {
+export function socketEvents(io: AppServer): EngineEvents {
   return {
     toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>) {
       const room = walletRoom(wallet);
+      // Socket.IO's typed emit takes one known event name, not a generic one: TypeScript cannot see that
+      // this payload is the event's parameter list, which EngineEvents' signature already guarantees.
+      const args = [payload] as Parameters<ServerToClientEvents[E]>;
       // mining-update, every live wallet's event each interval, goes straight to the sockets here when the
       // wallet has none on another instance (always with one instance, no Redis); the rest, rare and not to be
       // missed, always through the adapter.
@@ -40,11 +47,11 @@ export function socketEvents(io: Server): EngineEvents {
         // room filter per update (a tenth of the API's CPU per update at 10,000 live sessions).
         const here = socketsIfOnlyHere(io, room);
         if (here) {
-          for (const id of here) io.sockets.sockets.get(id)?.emit(event, payload);
+          for (const id of here) io.sockets.sockets.get(id)?.emit(event, ...args);
           return;
         }
       }
-      io.to(room).emit(event, payload);
+      io.to(room).emit(event, ...args);
     },
     // Asked when the wallet has no socket here: with the Redis adapter this reaches every instance.
     async connectedElsewhere(wallet: string) {
@@ -85,25 +92,28 @@ export interface SocketDeps {
  * Client events pass a bucket of the socket's and one of its wallet's (all its sockets here); an event
  * over either limit is dropped before it is parsed, and the socket is told with an `error` event.
  */
-function limitEvents(socket: Socket, wallet: string, perWallet: KeyedBuckets, deps: SocketDeps): void {
+function limitEvents(socket: AppSocket, wallet: string, perWallet: KeyedBuckets, deps: SocketDeps): void {
   const own = new TokenBucket(deps.config.sockets.socketEvents);
   let toldAtMs = Number.NEGATIVE_INFINITY;
-  socket.use(([event], next) => {
+  socket.use(([event, ...args], next) => {
     if (own.take() && perWallet.take(wallet)) {
       next();
       return;
     }
+    // A request waiting for its acknowledgement is answered, not left to time out.
+    const ack = args.at(-1);
+    if (typeof ack === 'function') ack({ error: SERVER_MESSAGES.tooManyRequests });
     const now = performance.now();
     if (now - toldAtMs >= LIMIT_NOTICE_MS) {
       toldAtMs = now;
-      emit(socket, 'error', { message: SERVER_MESSAGES.tooManyRequests, event: String(event) });
+      socket.emit('error', { message: SERVER_MESSAGES.tooManyRequests, event: String(event) });
     }
   });
 }
 
 /** Closes the socket when its token expires, telling the client why first. */
-function closeAtExpiry(socket: Socket, deps: SocketDeps): void {
-  const { expiresAtMs } = socket.data as SocketData;
+function closeAtExpiry(socket: AppSocket, deps: SocketDeps): void {
+  const { expiresAtMs } = socket.data;
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     const left = expiresAtMs - deps.clock.now().getTime();
@@ -113,7 +123,7 @@ function closeAtExpiry(socket: Socket, deps: SocketDeps): void {
     }
     timer = setTimeout(
       () => {
-        emit(socket, 'error', { message: SERVER_MESSAGES.sessionExpired });
+        socket.emit('error', { message: SERVER_MESSAGES.sessionExpired });
         socket.disconnect();
       },
       Math.max(0, left),
@@ -124,20 +134,17 @@ function closeAtExpiry(socket: Socket, deps: SocketDeps): void {
 }
 
 /** Registers the handlers on every authenticated connection (the handshake middleware runs first). */
-export function registerMiningSockets(io: Server, mining: Mining, deps: SocketDeps): void {
+export function registerMiningSockets(io: AppServer, mining: Mining, deps: SocketDeps): void {
   const { prisma, logger } = deps;
   const perWallet = new KeyedBuckets(deps.config.sockets.walletEvents);
-  io.on(
-    SESSION_CONTROL,
-    (owner: string, request: SessionControl, ack: (answer: SessionControlAnswer | null) => void) => {
-      void mining.engine.controlForwarded(owner, request).then(ack, (err: unknown) => {
-        logger.error({ err, kind: request.kind }, 'a forwarded session request failed');
-        ack(null);
-      });
-    },
-  );
+  io.on(SESSION_CONTROL, (owner, request, ack) => {
+    void mining.engine.controlForwarded(owner, request).then(ack, (err: unknown) => {
+      logger.error({ err, kind: request.kind }, 'a forwarded session request failed');
+      ack(null);
+    });
+  });
   io.on('connection', (socket) => {
-    const wallet = walletOfSocket(socket);
+    const { wallet } = socket.data;
     limitEvents(socket, wallet, perWallet, deps);
     closeAtExpiry(socket, deps);
     void socket.join(walletRoom(wallet));

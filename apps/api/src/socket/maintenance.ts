@@ -3,12 +3,12 @@
 // made them, so every API process announces them.
 import type { MaintenanceStatus } from '@strm/shared';
 import { type ChannelListener, listenToChannel } from '../db/listen.ts';
-import type { Server } from 'socket.io';
 import type { Logger } from '../logger.ts';
 import { MAINTENANCE_CHANNEL } from '../services/maintenance.ts';
+import type { AppServer } from './contract.ts';
 
 /** To this instance's sockets only: every instance receives the NOTIFY and tells its own clients. */
-export function broadcastMaintenance(io: Server, status: MaintenanceStatus): void {
+export function broadcastMaintenance(io: AppServer, status: MaintenanceStatus): void {
   if (status.is_maintenance) io.local.emit('maintenance-starting', { message: status.message });
   else io.local.emit('maintenance-ended', {});
 }
@@ -19,7 +19,7 @@ export function broadcastMaintenance(io: Server, status: MaintenanceStatus): voi
  */
 export async function watchMaintenance(
   databaseUrl: string,
-  io: Server,
+  io: AppServer,
   logger: Logger,
   onChange: (status: MaintenanceStatus) => Promise<unknown> | unknown = () => {},
 ): Promise<ChannelListener> {

@@ -1,12 +1,12 @@
 // start-stream / stop-stream / increase-rate. The engine decides; this only maps.
 import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
-import type { Socket } from 'socket.io';
 import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../services/access.ts';
 import { MiningError } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
-import { emit, handle, SocketRefusal } from './events.ts';
+import type { AppSocket } from './contract.ts';
+import { handle, SocketRefusal } from './events.ts';
 
 export function miningRefusal(
   err: unknown,
@@ -23,7 +23,7 @@ export function miningRefusal(
 }
 
 export function registerMining(
-  socket: Socket,
+  socket: AppSocket,
   mining: Mining,
   prisma: PrismaClient,
   logger: Logger,
@@ -52,7 +52,7 @@ export function registerMining(
       if (await mining.engine.stopSession(wallet, 'stopped')) return;
       // Not live (e.g. leave-room already stopped it): answer with the state, not an error banner.
       const streamer = await prisma.streamer.findUnique({ where: { wallet } });
-      emit(socket, 'stream-stopped', {
+      socket.emit('stream-stopped', {
         duration: 0,
         amountMined: 0,
         pendingReward: fromBaseUnits(streamer?.pendingRewardUnits ?? 0n),
@@ -68,7 +68,7 @@ export function registerMining(
     'increase-rate',
     async (_payload, wallet) => {
       const increased = await mining.engine.increaseRate(wallet);
-      emit(socket, 'rate-increased', increased);
+      socket.emit('rate-increased', increased);
     },
     (err) => miningRefusal(err),
   );

@@ -1,11 +1,11 @@
 // join-room / leave-room: the wallet's verified platform account and its live state.
-import type { Socket } from 'socket.io';
 import type { Logger } from '../logger.ts';
 import type { Mining } from '../services/mining/index.ts';
-import { emit, handle } from './events.ts';
+import type { AppSocket } from './contract.ts';
+import { handle } from './events.ts';
 import { miningRefusal } from './mining.ts';
 
-export function registerRooms(socket: Socket, mining: Mining, logger: Logger): void {
+export function registerRooms(socket: AppSocket, mining: Mining, logger: Logger): void {
   handle(
     socket,
     logger,
@@ -13,8 +13,8 @@ export function registerRooms(socket: Socket, mining: Mining, logger: Logger): v
     async ({ platform }, wallet) => {
       const room = await mining.engine.room(wallet, platform);
       await socket.join(room.room);
-      emit(socket, 'joined-room', { platform, room: room.room });
-      emit(socket, 'room-data', room);
+      socket.emit('joined-room', { platform, room: room.room });
+      socket.emit('room-data', room);
     },
     (err) => miningRefusal(err, 'room-error'),
   );
@@ -26,7 +26,7 @@ export function registerRooms(socket: Socket, mining: Mining, logger: Logger): v
     async ({ platform }, wallet) => {
       await mining.engine.stopSession(wallet, 'left-room', platform);
       for (const room of socket.rooms) if (room.startsWith(`${platform}:`)) await socket.leave(room);
-      emit(socket, 'left-room', { platform });
+      socket.emit('left-room', { platform });
     },
     (err) => miningRefusal(err, 'room-error'),
   );

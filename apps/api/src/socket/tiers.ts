@@ -1,11 +1,11 @@
 // activate-tier / deactivate-tier: verified on chain, recorded once per signature.
 import { SERVER_MESSAGES } from '@strm/shared';
-import type { Socket } from 'socket.io';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../logger.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { TierActionError } from '../services/tier-actions.ts';
-import { emit, handle, SocketRefusal } from './events.ts';
+import type { AppSocket } from './contract.ts';
+import { handle, SocketRefusal } from './events.ts';
 
 const tierRefusal = (err: unknown) => {
   if (err instanceof TierActionError) return new SocketRefusal('tier-error', err.message);
@@ -13,13 +13,15 @@ const tierRefusal = (err: unknown) => {
   return undefined;
 };
 
-export function registerTiers(socket: Socket, mining: Mining, logger: Logger): void {
+export function registerTiers(socket: AppSocket, mining: Mining, logger: Logger): void {
   handle(
     socket,
     logger,
     'activate-tier',
     async ({ signature, tier }, wallet) => {
-      emit(socket, 'tier-activated', await mining.tierActions.activate(wallet, signature, tier));
+      const activated = await mining.tierActions.activate(wallet, signature, tier);
+      socket.emit('tier-activated', activated);
+      return activated;
     },
     tierRefusal,
   );
@@ -28,7 +30,9 @@ export function registerTiers(socket: Socket, mining: Mining, logger: Logger): v
     logger,
     'deactivate-tier',
     async ({ signature, tier }, wallet) => {
-      emit(socket, 'tier-deactivated', await mining.tierActions.deactivate(wallet, signature, tier));
+      const deactivated = await mining.tierActions.deactivate(wallet, signature, tier);
+      socket.emit('tier-deactivated', deactivated);
+      return deactivated;
     },
     tierRefusal,
   );

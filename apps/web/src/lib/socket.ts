@@ -1,24 +1,34 @@
 // The one Socket.IO connection of the app and its state store. Features subscribe to events with
-// useSocketEvent; no component opens its own socket.
+// useSocketEvent; no component opens its own socket. The events and their payloads are the shared contract
+// (@strm/shared, schemas/events.ts), typed through Socket.IO's generics.
 import {
+  type Ack,
+  type AcknowledgedEventName,
   type ClientEventName,
   type ClientEventPayload,
+  type ClientToServerEvents,
   type LiveState,
-  type ServerEventName,
   SERVER_MESSAGES,
+  type ServerEventName,
   type ServerEventPayload,
+  type ServerToClientEvents,
   SOCKET_RECONNECT,
 } from '@strm/shared';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
 
-export const SOCKET_CONNECT_FAILED = 'Failed to connect to server';
+const SOCKET_CONNECT_FAILED = 'Failed to connect to server';
 
-export const SOCKET_MESSAGES = {
+const SOCKET_MESSAGES = {
   error: SERVER_MESSAGES.socketError,
   roomError: 'Room error occurred',
   initFailed: 'Failed to initialize socket connection',
 } as const;
+
+/** How long a request answered by an acknowledgement (activate-tier, …) waits for it. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** The live socket state of spec §3, kept here and only here. */
 export type SocketState = LiveState;
@@ -39,11 +49,31 @@ export const initialSocketState: SocketState = {
   currentDailyDuration: 0,
 };
 
-let socket: Socket | null = null;
+let socket: AppSocket | null = null;
 let socketWallet: string | null = null;
 let state: SocketState = initialSocketState;
 const stateListeners = new Set<() => void>();
-const eventListeners = new Map<string, Set<(payload: unknown) => void>>();
+/** useSocketEvent's listeners, one set per server event (all of them, so a listener is never a stray key). */
+const eventListeners: { [E in ServerEventName]: Set<(payload: ServerEventPayload<E>) => void> } = {
+  'stream-started': new Set(),
+  'mining-update': new Set(),
+  'stream-stopped': new Set(),
+  'joined-room': new Set(),
+  'room-data': new Set(),
+  'room-error': new Set(),
+  'left-room': new Set(),
+  'tier-activated': new Set(),
+  'tier-deactivated': new Set(),
+  'tier-error': new Set(),
+  'maintenance-starting': new Set(),
+  'maintenance-ended': new Set(),
+  error: new Set(),
+  dailyLimitReached: new Set(),
+  'rate-increased': new Set(),
+  'rewards-collected': new Set(),
+  'rewards-error': new Set(),
+  'twitch:not-live': new Set(),
+};
 
 function setState(next: Partial<SocketState>) {
   state = { ...state, ...next };
@@ -51,11 +81,12 @@ function setState(next: Partial<SocketState>) {
 }
 
 /** Opens (or keeps) the socket for this wallet; the handshake carries wallet and authToken. */
-export function connectSocket(auth: { wallet: string; authToken: string }): Socket | null {
-  if (socket && socketWallet === auth.wallet) return socket;
+export function connectSocket(auth: { wallet: string; authToken: string }): void {
+  if (socket && socketWallet === auth.wallet) return;
   closeSocket();
+  let opened: AppSocket;
   try {
-    socket = io({
+    opened = io({
       transports: ['websocket'],
       auth,
       reconnectionAttempts: SOCKET_RECONNECT.attempts,
@@ -64,12 +95,13 @@ export function connectSocket(auth: { wallet: string; authToken: string }): Sock
     });
   } catch {
     setState({ error: SOCKET_MESSAGES.initFailed });
-    return null;
+    return;
   }
+  socket = opened;
   socketWallet = auth.wallet;
-  socket.on('connect', () => setState({ connected: true, error: null }));
+  opened.on('connect', () => setState({ connected: true, error: null }));
   // Spec §4: on disconnect, room data, live flag, duration, mined amount and rate reset.
-  socket.on('disconnect', () =>
+  opened.on('disconnect', () =>
     setState({
       connected: false,
       roomData: null,
@@ -81,100 +113,90 @@ export function connectSocket(auth: { wallet: string; authToken: string }): Sock
   );
   // A refusal by the server (no beta access, an expired session, too many connections) says why in its
   // data; anything else (the server unreachable) is the spec's generic message.
-  socket.on('connect_error', (err?: Error & { data?: { message?: unknown } }) => {
+  opened.on('connect_error', (err?: Error & { data?: { message?: unknown } }) => {
     const refused = err?.data?.message;
     setState({ connected: false, error: typeof refused === 'string' ? refused : SOCKET_CONNECT_FAILED });
   });
-  socket.onAny((event: string, payload: unknown) => {
-    reduce(event as ServerEventName, payload as never);
-    for (const listener of eventListeners.get(event) ?? []) listener(payload);
-  });
-  return socket;
+  reduceLiveState(opened);
+  opened.onAny((event: ServerEventName, payload: ServerEventPayload<ServerEventName>) =>
+    dispatch(event, payload),
+  );
+}
+
+function dispatch<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
+  for (const listener of eventListeners[event] ?? []) listener(payload);
 }
 
 /** How each server event changes the live state (spec §4 "Socket", "Rate increase", "Maintenance"). */
-function reduce<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
-  const p = payload as ServerEventPayload<ServerEventName>;
-  switch (event) {
-    case 'stream-started': {
-      const e = p as ServerEventPayload<'stream-started'>;
-      setState({
-        isLive: true,
-        error: null,
-        miningRate: e.miningRate,
-        platform: e.platform,
-        currentDailyDuration: e.currentDailyDuration,
-        nextRateIncrease: e.nextRateIncrease,
-        streamDuration: 0,
-        minedAmount: 0,
-      });
-      break;
-    }
-    case 'mining-update': {
-      const e = p as ServerEventPayload<'mining-update'>;
-      setState({
-        streamDuration: e.duration,
-        minedAmount: e.minedAmount,
-        miningRate: e.miningRate,
-        platform: e.platform,
-        currentDailyDuration: e.currentDailyDuration,
-      });
-      break;
-    }
-    case 'stream-stopped': {
-      const e = p as ServerEventPayload<'stream-stopped'>;
-      setState({
-        isLive: false,
-        miningRate: 0,
-        streamDuration: e.duration,
-        minedAmount: e.amountMined,
-        pendingReward: e.pendingReward,
-      });
-      break;
-    }
-    case 'room-data':
-      setState({ roomData: p as ServerEventPayload<'room-data'> });
-      break;
-    case 'room-error':
-      setState({ roomData: null, error: (p as { message?: string }).message || SOCKET_MESSAGES.roomError });
-      break;
-    case 'left-room':
-      setState({ roomData: null });
-      break;
-    case 'error':
-      setState({ error: (p as { message?: string }).message || SOCKET_MESSAGES.error });
-      break;
-    case 'rate-increased': {
-      const e = p as ServerEventPayload<'rate-increased'>;
-      setState({ miningRate: e.miningRate, nextRateIncrease: e.nextRateIncrease });
-      break;
-    }
-    case 'rewards-collected':
-      setState({ pendingReward: 0 });
-      break;
-    case 'maintenance-starting':
-      setState({ maintenance: true });
-      break;
-    case 'maintenance-ended':
-      setState({ maintenance: false });
-      break;
-    default:
-      break;
-  }
+function reduceLiveState(s: AppSocket): void {
+  s.on('stream-started', (e) =>
+    setState({
+      isLive: true,
+      error: null,
+      miningRate: e.miningRate,
+      platform: e.platform,
+      currentDailyDuration: e.currentDailyDuration,
+      nextRateIncrease: e.nextRateIncrease,
+      streamDuration: 0,
+      minedAmount: 0,
+    }),
+  );
+  s.on('mining-update', (e) =>
+    setState({
+      streamDuration: e.duration,
+      minedAmount: e.minedAmount,
+      miningRate: e.miningRate,
+      platform: e.platform,
+      currentDailyDuration: e.currentDailyDuration,
+    }),
+  );
+  s.on('stream-stopped', (e) =>
+    setState({
+      isLive: false,
+      miningRate: 0,
+      streamDuration: e.duration,
+      minedAmount: e.amountMined,
+      pendingReward: e.pendingReward,
+    }),
+  );
+  s.on('room-data', (roomData) => setState({ roomData }));
+  s.on('room-error', (e) => setState({ roomData: null, error: e.message || SOCKET_MESSAGES.roomError }));
+  s.on('left-room', () => setState({ roomData: null }));
+  s.on('error', (e) => setState({ error: e.message || SOCKET_MESSAGES.error }));
+  s.on('rate-increased', (e) => setState({ miningRate: e.miningRate, nextRateIncrease: e.nextRateIncrease }));
+  s.on('rewards-collected', () => setState({ pendingReward: 0 }));
+  s.on('maintenance-starting', () => setState({ maintenance: true }));
+  s.on('maintenance-ended', () => setState({ maintenance: false }));
 }
 
+/** The client events without an acknowledgement (join-room, start-stream, …). */
+type PlainEventName = Exclude<ClientEventName, AcknowledgedEventName>;
+
 /** Sends a client event on the app's socket; false when there is none. */
-export function emitSocket<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>): boolean {
+export function emitSocket<E extends PlainEventName>(event: E, payload: ClientEventPayload<E>): boolean;
+export function emitSocket(event: PlainEventName, payload: ClientEventPayload<PlainEventName>): boolean {
   if (!socket) return false;
-  socket.emit(event, payload);
+  // The overload above pairs each event with its payload; Socket.IO's emit checks one known name at a time.
+  const wire: Socket = socket;
+  wire.emit(event, payload);
   return true;
 }
 
-/** Seeds values the REST API knows before the socket says anything (e.g. the pending reward). */
-export function seedSocketState(
-  next: Partial<Pick<SocketState, 'pendingReward' | 'nextRateIncrease'>>,
-): void {
-  setState(next);
+/**
+ * The app's socket for a request the server acknowledges, waiting at most REQUEST_TIMEOUT_MS for the answer
+ * (`requestSocket().emitWithAck('activate-tier', …)`, then `answerOf`); throws when there is no socket.
+ * Typed as the socket without timeout: emitWithAck resolves with the answer either way (it rejects on the
+ * timeout), and socket.io-client's timeout typing would make that answer `any`.
+ */
+export function requestSocket(): Pick<AppSocket, 'emitWithAck'> {
+  if (!socket) throw new Error(SOCKET_CONNECT_FAILED);
+  return socket.timeout(REQUEST_TIMEOUT_MS);
+}
+
+/** An acknowledgement's data, or its refusal thrown with the server's message. */
+export function answerOf<T>(ack: Ack<T>): T {
+  if ('error' in ack) throw new Error(ack.error || SOCKET_MESSAGES.error);
+  return ack.data;
 }
 
 export function clearSocketError(): void {
@@ -187,10 +209,6 @@ export function closeSocket(): void {
   socket = null;
   socketWallet = null;
   setState(initialSocketState);
-}
-
-export function getSocket(): Socket | null {
-  return socket;
 }
 
 export function useSocketState(): SocketState {
@@ -211,59 +229,11 @@ export function useSocketEvent<E extends ServerEventName>(
   const latest = useRef(handler);
   latest.current = handler;
   useEffect(() => {
-    const listener = (payload: unknown) => latest.current(payload as ServerEventPayload<E>);
-    const set = eventListeners.get(event) ?? new Set();
+    const listener = (payload: ServerEventPayload<E>) => latest.current(payload);
+    const set = eventListeners[event];
     set.add(listener);
-    eventListeners.set(event, set);
     return () => {
       set.delete(listener);
     };
   }, [event]);
-}
-
-/**
- * Emits `event` and waits for the first of `success` (resolves) or `failure` (rejects with its message)
- * on the app's socket; rejects after `timeoutMs` without an answer.
- */
-export function requestSocket<E extends ClientEventName, S extends ServerEventName>(
-  event: E,
-  payload: ClientEventPayload<E>,
-  success: S,
-  failure: ServerEventName[],
-  timeoutMs = 60_000,
-): Promise<ServerEventPayload<S>> {
-  return new Promise((resolve, reject) => {
-    const cleanups: Array<() => void> = [];
-    const done = () => {
-      clearTimeout(timer);
-      for (const cleanup of cleanups) cleanup();
-    };
-    const listen = (name: string, fn: (payload: unknown) => void) => {
-      const set = eventListeners.get(name) ?? new Set();
-      set.add(fn);
-      eventListeners.set(name, set);
-      cleanups.push(() => set.delete(fn));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error('timeout waiting for the server'));
-    }, timeoutMs);
-    listen(success, (p) => {
-      done();
-      resolve(p as ServerEventPayload<S>);
-    });
-    for (const name of failure) {
-      listen(name, (p) => {
-        // A generic `error` names the event it answers; ignore those about other requests.
-        const about = (p as { event?: string } | null)?.event;
-        if (name === 'error' && about && about !== event) return;
-        done();
-        reject(new Error((p as { message?: string } | null)?.message || SOCKET_MESSAGES.error));
-      });
-    }
-    if (!emitSocket(event, payload)) {
-      done();
-      reject(new Error(SOCKET_CONNECT_FAILED));
-    }
-  });
 }

@@ -87,6 +87,31 @@ export const serverEvents = {
 export type ServerEventName = keyof typeof serverEvents;
 export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serverEvents)[E]>;
 
+/**
+ * The requests answered by an acknowledgement, and the event whose payload the answer carries. The event is
+ * still emitted too (spec §4): the ack tells the requesting client, the event every listener.
+ */
+export const acknowledgedEvents = {
+  'activate-tier': 'tier-activated',
+  'deactivate-tier': 'tier-deactivated',
+  'collect-rewards': 'rewards-collected',
+} as const satisfies Partial<Record<ClientEventName, ServerEventName>>;
+export type AcknowledgedEventName = keyof typeof acknowledgedEvents;
+export type AckPayload<E extends AcknowledgedEventName> = ServerEventPayload<(typeof acknowledgedEvents)[E]>;
+
+/** An acknowledgement: the answer's data, or the message of the refusal (as socket.io's CRUD example). */
+export type Ack<T> = { data: T } | { error: string };
+
+/** Socket.IO's typed events (`Server<ClientToServerEvents, ServerToClientEvents>`), from the schemas above. */
+export type ClientToServerEvents = {
+  [E in ClientEventName]: E extends AcknowledgedEventName
+    ? (payload: ClientEventPayload<E>, ack: (answer: Ack<AckPayload<E>>) => void) => void
+    : (payload: ClientEventPayload<E>) => void;
+};
+export type ServerToClientEvents = {
+  [E in ServerEventName]: (payload: ServerEventPayload<E>) => void;
+};
+
 /** The live socket state the dashboard renders. */
 const liveStateSchema = z.object({
   connected: z.boolean(),

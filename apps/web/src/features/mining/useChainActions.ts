@@ -2,12 +2,12 @@
 // empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
 // then told to the socket, whose answer decides.
 import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
-import { toBaseUnits } from '@strm/shared';
+import { type Ack, toBaseUnits } from '@strm/shared';
 import { useState } from 'react';
 import { useToast } from '../../components/ui/index.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { rpcConnection } from '../../lib/rpc.ts';
-import { requestSocket } from '../../lib/socket.ts';
+import { answerOf, requestSocket } from '../../lib/socket.ts';
 import { useAuth } from '../auth/index.ts';
 import { useLoadClientConfig } from '../client-config/index.ts';
 import { useRefreshAfterChainAction } from './api.ts';
@@ -93,11 +93,12 @@ export function useChainActions(wallet: string) {
   };
   const walletKey = () => (session.wallet ? new PublicKey(session.wallet) : null);
 
-  const answer = async <T>(p: Promise<T>) => {
+  /** The server's acknowledgement of a request; its refusal (or no answer) is shown as its message. */
+  const answer = async <T>(request: () => Promise<Ack<T>>, fallback: string): Promise<T> => {
     try {
-      return await p;
+      return answerOf(await request());
     } catch (err) {
-      throw new ShownError(err instanceof Error && err.message ? err.message : MINING_MESSAGES.tierError);
+      throw new ShownError(err instanceof Error && err.message ? err.message : fallback);
     }
   };
 
@@ -117,7 +118,8 @@ export function useChainActions(wallet: string) {
           await activateTierInstructions(await program(), walletKey(), tier, toBaseUnits(deposit.toFixed(6))),
         );
         await answer(
-          requestSocket('activate-tier', { signature, tier }, 'tier-activated', ['tier-error', 'error']),
+          () => requestSocket().emitWithAck('activate-tier', { signature, tier }),
+          MINING_MESSAGES.tierError,
         );
       }),
     deactivate: (tier: string) =>
@@ -125,7 +127,8 @@ export function useChainActions(wallet: string) {
         const { deactivateTierInstruction } = await miningClient();
         const signature = await send([await deactivateTierInstruction(await program(), walletKey())]);
         await answer(
-          requestSocket('deactivate-tier', { signature, tier }, 'tier-deactivated', ['tier-error', 'error']),
+          () => requestSocket().emitWithAck('deactivate-tier', { signature, tier }),
+          MINING_MESSAGES.tierError,
         );
       }),
     collect: () =>
@@ -138,14 +141,10 @@ export function useChainActions(wallet: string) {
         const signature = await send([
           SystemProgram.transfer({ fromPubkey: key, toPubkey: key, lamports: 0 }),
         ]);
-        const collected = await requestSocket('collect-rewards', { signature, wallet }, 'rewards-collected', [
-          'rewards-error',
-          'error',
-        ]).catch((err: unknown) => {
-          throw new ShownError(
-            err instanceof Error && err.message ? err.message : MINING_MESSAGES.collectFailed,
-          );
-        });
+        const collected = await answer(
+          () => requestSocket().emitWithAck('collect-rewards', { signature, wallet }),
+          MINING_MESSAGES.collectFailed,
+        );
         setSuccess(MINING_MESSAGES.collected(formatNumber(collected.amount)));
         return collected;
       }),

@@ -21,7 +21,10 @@ vi.mock('@solana/web3.js', async (original) => ({
 vi.mock('../../auth/index.ts', () => ({
   useAuth: () => ({ wallet, sendTransaction: async () => 'sig' }),
 }));
-vi.mock('../../../lib/socket.ts', () => ({ requestSocket: async () => ({ amount: 1 }) }));
+vi.mock('../../../lib/socket.ts', async (original) => ({
+  ...(await original<typeof import('../../../lib/socket.ts')>()),
+  requestSocket: () => ({ emitWithAck: async () => ({ data: { amount: 1, signature: 'sig' } }) }),
+}));
 
 beforeEach(serveClientConfig);
 afterEach(() => {

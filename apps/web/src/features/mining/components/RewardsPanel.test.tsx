@@ -36,8 +36,9 @@ vi.mock('../../../lib/rpc.ts', () => ({
     confirmTransaction: async () => ({ value: { err: null } }),
   }),
 }));
-vi.mock('../../../lib/socket.ts', () => ({
-  requestSocket: async () => fakes.collected,
+vi.mock('../../../lib/socket.ts', async (original) => ({
+  ...(await original<typeof import('../../../lib/socket.ts')>()),
+  requestSocket: () => ({ emitWithAck: async () => ({ data: fakes.collected }) }),
 }));
 
 beforeEach(serveClientConfig);
