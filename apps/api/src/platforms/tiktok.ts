@@ -7,11 +7,10 @@
 // directly keeps one configurable base URL (TIKTOK_WEB_BASE_URL) that tests point at a fake server.
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
-import type { Metrics } from '../observability/metrics.ts';
-import type { LiveStatus, PlatformAccountRef, PlatformAdapter } from './adapter.ts';
+import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './http.ts';
-import { LivePoller } from './poller.ts';
+import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'TikTok';
 /** TikTok's answer code for an unknown uniqueId on the room endpoint. */
@@ -26,15 +25,10 @@ const BROWSER_HEADERS = {
   'Accept-Language': 'en-US,en;q=0.9',
 };
 
-export interface TikTokOptions {
+export interface TikTokOptions extends PollOptions {
   webBaseUrl: string;
   openApiBaseUrl: string;
-  pollIntervalMs: number;
-  /** Failed polls in a row after which a watched stream counts as offline (fail closed). */
-  maxFailedPolls?: number;
   httpTimeoutMs: number;
-  /** Failed live polls are counted here (strm_background_failures_total{loop="TikTok live poll"}). */
-  metrics?: Metrics;
   clientKey: string | undefined;
   clientSecret: string | undefined;
   redirectUri: string;
@@ -85,23 +79,14 @@ export interface TikTokProfile {
   bio: string;
 }
 
-export class TikTokPlatform implements PlatformAdapter {
+export class TikTokPlatform extends PolledPlatform {
   readonly platform = 'tiktok' as const;
-  private readonly poller: LivePoller;
 
   constructor(
     private readonly options: TikTokOptions,
     private readonly logger: Logger,
   ) {
-    this.poller = new LivePoller(
-      LABEL,
-      options.pollIntervalMs,
-      keyOf,
-      (a) => this.statuses(a),
-      logger,
-      options.maxFailedPolls,
-      options.metrics,
-    );
+    super(LABEL, options, logger);
   }
 
   /** The public profile (its bio is where the verification code goes). */
@@ -165,20 +150,8 @@ export class TikTokPlatform implements PlatformAdapter {
     return { live, viewers: live ? (data.liveRoom?.liveRoomStats?.userCount ?? 0) : 0 };
   }
 
-  watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
-    return this.poller.watch(account, onChange);
-  }
-
-  pollNow(): Promise<void> {
-    return this.poller.poll();
-  }
-
-  stop(): void {
-    this.poller.stop();
-  }
-
   /** One room request per account, a few at a time; an account that fails this round stays unknown. */
-  private async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
+  protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
     const result = new Map<string, LiveStatus>();
     let failures = 0;
     for (let i = 0; i < accounts.length; i += POLL_CONCURRENCY) {
@@ -274,8 +247,4 @@ export class TikTokPlatform implements PlatformAdapter {
       openId: user.data.data.user.open_id,
     };
   }
-}
-
-function keyOf(account: PlatformAccountRef): string {
-  return account.externalId ? `id:${account.externalId}` : `login:${normaliseUsername(account.username)}`;
 }

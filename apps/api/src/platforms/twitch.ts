@@ -8,27 +8,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
-import type { Metrics } from '../observability/metrics.ts';
-import type { LiveStatus, PlatformAccountRef, PlatformAdapter } from './adapter.ts';
+import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './http.ts';
-import { LivePoller } from './poller.ts';
+import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'Twitch';
 const HELIX_PAGE = 100;
 
-export interface TwitchOptions {
+export interface TwitchOptions extends PollOptions {
   clientId: string | undefined;
   clientSecret: string | undefined;
   authBaseUrl: string;
   apiBaseUrl: string;
   redirectUri: string;
-  pollIntervalMs: number;
-  /** Failed polls in a row after which a watched stream counts as offline (fail closed). */
-  maxFailedPolls?: number;
   httpTimeoutMs: number;
-  /** Failed live polls are counted here (strm_background_failures_total{loop="Twitch live poll"}). */
-  metrics?: Metrics;
   /** Webhook notifications (stream.offline) in addition to polling, with the secret Twitch signs them with. */
   eventSub?: { callbackUrl: string; secret: string } | undefined;
 }
@@ -79,9 +73,8 @@ export const TWITCH_MESSAGES = {
     'This Twitch authorization was not issued to this application. Please authorize with Twitch again.',
 } as const;
 
-export class TwitchPlatform implements PlatformAdapter {
+export class TwitchPlatform extends PolledPlatform {
   readonly platform = 'twitch' as const;
-  private readonly poller: LivePoller;
   private appToken: { token: string; expiresAtMs: number } | null = null;
   /** Broadcasters with a stream.offline subscription requested (EventSub). */
   private readonly subscribed = new Set<string>();
@@ -92,15 +85,7 @@ export class TwitchPlatform implements PlatformAdapter {
     private readonly options: TwitchOptions,
     private readonly logger: Logger,
   ) {
-    this.poller = new LivePoller(
-      LABEL,
-      options.pollIntervalMs,
-      keyOf,
-      (a) => this.statuses(a),
-      logger,
-      options.maxFailedPolls,
-      options.metrics,
-    );
+    super(LABEL, options, logger);
   }
 
   get configured(): boolean {
@@ -149,9 +134,9 @@ export class TwitchPlatform implements PlatformAdapter {
     return statuses.get(keyOf(account)) ?? { live: false, viewers: 0 };
   }
 
-  watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
+  override watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
     if (this.options.eventSub && account.externalId) void this.subscribeOffline(account.externalId);
-    return this.poller.watch(account, onChange);
+    return super.watch(account, onChange);
   }
 
   /** Asks Twitch to push stream.offline for the broadcaster (once per process; 409 means it exists). */
@@ -243,17 +228,8 @@ export class TwitchPlatform implements PlatformAdapter {
     return { status: 204 };
   }
 
-  /** Checks every watched channel now (tests; a push notification). */
-  pollNow(): Promise<void> {
-    return this.poller.poll();
-  }
-
-  stop(): void {
-    this.poller.stop();
-  }
-
   /** Helix GET /streams for the accounts (by user id when verified with one, else by login). */
-  private async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
+  protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
     const result = new Map<string, LiveStatus>();
     for (let i = 0; i < accounts.length; i += HELIX_PAGE) {
       const page = accounts.slice(i, i + HELIX_PAGE);
@@ -341,8 +317,4 @@ export class TwitchPlatform implements PlatformAdapter {
     };
     return this.appToken.token;
   }
-}
-
-function keyOf(account: PlatformAccountRef): string {
-  return account.externalId ? `id:${account.externalId}` : `login:${normaliseUsername(account.username)}`;
 }
