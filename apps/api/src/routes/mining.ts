@@ -19,6 +19,7 @@ import { AppError } from '../http/app-error.ts';
 import { assertOwnWallet, requireAccess, requireAdmin, walletOf } from '../http/auth.ts';
 import type { AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
+import { createDemoAccount, verifiedDemoAccount } from '../services/platforms/demo-account.ts';
 import { miningStats } from '../services/streamer/mining-stats.ts';
 import { adjustPendingReward, changeTimezone, SettingsError } from '../services/streamer/settings.ts';
 
@@ -68,25 +69,10 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
 
   const demo = mining.demo;
   if (demo) {
+    const demoDeps = { streamers: mining.streamers, clock: deps.clock };
     router.post('/dev/demo/account', signedIn, async (req, res) => {
       const { username } = demoAccountRequestSchema.parse(req.body ?? {});
-      const wallet = walletOf(req);
-      const name = username.replace(/^@/, '');
-      await deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
-      const taken = await deps.prisma.platformAccount.findFirst({
-        where: {
-          platform: 'demo',
-          isVerified: true,
-          username: { equals: name, mode: 'insensitive' },
-          NOT: { wallet },
-        },
-      });
-      if (taken) throw AppError.conflict('This demo username belongs to another wallet', 'username_taken');
-      const account = await deps.prisma.platformAccount.upsert({
-        where: { wallet_platform: { wallet, platform: 'demo' } },
-        create: { wallet, platform: 'demo', username: name, isVerified: true, verifiedAt: deps.clock.now() },
-        update: { username: name, isVerified: true, verifiedAt: deps.clock.now() },
-      });
+      const account = await createDemoAccount(demoDeps, walletOf(req), username);
       res.json({
         success: true,
         platform: 'demo',
@@ -97,10 +83,7 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
 
     router.put('/dev/demo/live', signedIn, async (req, res) => {
       const { live, viewers } = demoLiveRequestSchema.parse(req.body ?? {});
-      const account = await deps.prisma.platformAccount.findUnique({
-        where: { wallet_platform: { wallet: walletOf(req), platform: 'demo' } },
-      });
-      if (!account?.isVerified) throw AppError.notFound('Create your demo account first');
+      const account = await verifiedDemoAccount(demoDeps, walletOf(req));
       res.json({
         success: true,
         username: account.username,

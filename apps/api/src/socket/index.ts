@@ -7,7 +7,6 @@ import {
 } from '@strm/shared';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../services/access.ts';
 import type { EngineEvents, SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
@@ -83,7 +82,6 @@ export function socketEvents(io: AppServer): EngineEvents {
 export interface SocketDeps {
   config: Pick<Config, 'sockets'>;
   clock: Clock;
-  prisma: PrismaClient;
   logger: Logger;
   access: AccessControl;
 }
@@ -135,7 +133,7 @@ function closeAtExpiry(socket: AppSocket, deps: SocketDeps): void {
 
 /** Registers the handlers on every authenticated connection (the handshake middleware runs first). */
 export function registerMiningSockets(io: AppServer, mining: Mining, deps: SocketDeps): void {
-  const { prisma, logger } = deps;
+  const { logger } = deps;
   const perWallet = new KeyedBuckets(deps.config.sockets.walletEvents);
   io.on(SESSION_CONTROL, (owner, request, ack) => {
     void mining.engine.controlForwarded(owner, request).then(ack, (err: unknown) => {
@@ -151,7 +149,7 @@ export function registerMiningSockets(io: AppServer, mining: Mining, deps: Socke
     mining.engine.socketConnected(wallet);
     socket.on('disconnect', () => mining.engine.socketDisconnected(wallet));
     registerRooms(socket, mining, logger);
-    registerMining(socket, mining, prisma, logger, deps.access);
+    registerMining(socket, mining, logger, deps.access);
     registerTiers(socket, mining, logger);
     registerRewards(socket, mining, logger);
   });

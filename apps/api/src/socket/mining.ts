@@ -1,6 +1,5 @@
 // start-stream / stop-stream / increase-rate. The engine decides; this only maps.
 import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
-import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../services/access.ts';
 import { MiningError } from '../services/mining/engine.ts';
@@ -25,7 +24,6 @@ export function miningRefusal(
 export function registerMining(
   socket: AppSocket,
   mining: Mining,
-  prisma: PrismaClient,
   logger: Logger,
   access: AccessControl,
 ): void {
@@ -51,11 +49,10 @@ export function registerMining(
     async (_payload, wallet) => {
       if (await mining.engine.stopSession(wallet, 'stopped')) return;
       // Not live (e.g. leave-room already stopped it): answer with the state, not an error banner.
-      const streamer = await prisma.streamer.findUnique({ where: { wallet } });
       socket.emit('stream-stopped', {
         duration: 0,
         amountMined: 0,
-        pendingReward: fromBaseUnits(streamer?.pendingRewardUnits ?? 0n),
+        pendingReward: fromBaseUnits(await mining.streamers.pendingRewardUnits(wallet)),
         reason: 'stopped',
       });
     },

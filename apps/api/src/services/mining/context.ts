@@ -65,7 +65,7 @@ export class EngineContext {
 
   constructor(readonly deps: EngineDeps) {
     this.store = new SessionStore(deps.prisma, deps.instanceId);
-    this.streamers = new StreamerStore(deps.prisma);
+    this.streamers = deps.streamers ?? new StreamerStore(deps.prisma);
     this.counters = deps.counters ?? engineCounters();
   }
 

@@ -17,6 +17,7 @@ import { chainStreamerRecords, type StreamerRecords } from '../chain/streamer-re
 import { ClaimService } from '../rewards/claims.ts';
 import type { Treasury } from '../rewards/treasury.ts';
 import { TierActions } from '../tier-actions.ts';
+import { StreamerStore } from '../streamer/store.ts';
 import { TierCatalog } from '../tiers.ts';
 import { type EngineCounters, engineCounters } from './counters.ts';
 import { type EngineEvents, MiningEngine } from './engine.ts';
@@ -24,6 +25,8 @@ import { type EngineEvents, MiningEngine } from './engine.ts';
 export interface Mining {
   tiers: TierCatalog;
   engine: MiningEngine;
+  /** Streamers and their platform accounts (reads and writes of the handlers). */
+  streamers: StreamerStore;
   /** The engine's database writes, counted for the benchmark. */
   counters: EngineCounters;
   claims: ClaimService;
@@ -106,11 +109,13 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     deps.databaseUrl,
     metrics,
   );
+  const streamers = new StreamerStore(prisma);
   const counters = engineCounters();
   const engine = new MiningEngine({
     lease: membership,
     metrics,
     counters,
+    streamers,
     instanceId: membership.id,
     prisma,
     clock,
@@ -146,6 +151,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
   return {
     tiers,
     engine,
+    streamers,
     counters,
     claims,
     tierActions,

@@ -8,6 +8,7 @@ import type { Logger } from '../../logger.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import type { PlatformAdapters } from '../../platforms/adapter.ts';
 import type { StreamerRecords } from '../chain/streamer-records.ts';
+import type { StreamerStore } from '../streamer/store.ts';
 import type { TierCatalog } from '../tiers.ts';
 import type { EngineCounters } from './counters.ts';
 import type { MiningError } from './errors.ts';
@@ -71,6 +72,8 @@ export interface EngineDeps {
   metrics?: Metrics;
   /** The database writes it counts (the benchmark reads them); its own when not given. */
   counters?: EngineCounters;
+  /** Streamers and their platform accounts; over `prisma` when not given. */
+  streamers?: StreamerStore;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;

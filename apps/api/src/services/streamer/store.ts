@@ -11,6 +11,11 @@ export class StreamerStore {
     return this.prisma.streamer.findUnique({ where: { wallet } });
   }
 
+  /** The wallet's pending reward in base units (0 before its first credit). */
+  async pendingRewardUnits(wallet: string): Promise<bigint> {
+    return (await this.streamer(wallet))?.pendingRewardUnits ?? 0n;
+  }
+
   /** Creates the wallet's streamer row with its defaults when it has none. */
   async ensureStreamer(wallet: string): Promise<void> {
     await this.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
