@@ -22,6 +22,7 @@ import { createMining, type Mining } from './services/mining/index.ts';
 import { endAccessEverywhere } from './socket/access.ts';
 import { socketHandshake } from './socket/handshake.ts';
 import { SocketCounts } from './socket/limits.ts';
+import { engineEvents } from './socket/engine-events.ts';
 import { registerMiningSockets, socketEvents } from './socket/index.ts';
 import { createOverlays, registerOverlaySockets } from './socket/overlay.ts';
 
@@ -88,7 +89,11 @@ export function createApp(deps: AppDeps): App {
   });
   // The overlays hear the engine's events to wallets (socket/overlay.ts); `mining` is read once built.
   const overlays = createOverlays(io, deps, () => mining);
-  const mining = createMining({ ...deps, metrics, lifecycle }, overlays.tap(socketEvents(io)), access);
+  const mining = createMining(
+    { ...deps, metrics, lifecycle },
+    engineEvents(overlays.tap(socketEvents(io))),
+    access,
+  );
   // REST limits shared by the instances on one database through Redis (REDIS_URL), else per instance.
   let stores = memoryStores;
   if (config.redisUrl) {

@@ -9,9 +9,10 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../services/access.ts';
-import type { EngineEvents, SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
+import type { SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
 import type { AppServer, AppSocket } from './contract.ts';
+import type { WalletEvents } from './engine-events.ts';
 import { walletRoom } from './events.ts';
 import { KeyedBuckets, TokenBucket } from './limits.ts';
 import { registerMining } from './mining.ts';
@@ -30,8 +31,8 @@ const SESSION_CONTROL = 'strm:session-control';
 /** The adapter gives up after 5 s; this bounds the wait where there is no adapter to answer at all. */
 const SESSION_CONTROL_TIMEOUT_MS = 6000;
 
-/** How the engine reaches a wallet's sockets. */
-export function socketEvents(io: AppServer): EngineEvents {
+/** How the engine's events (socket/engine-events.ts) reach a wallet's sockets, and other instances. */
+export function socketEvents(io: AppServer): WalletEvents {
   return {
     toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>) {
       const room = walletRoom(wallet);

@@ -2,20 +2,25 @@
 import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../services/access.ts';
-import { MiningError } from '../services/mining/engine.ts';
+import { MiningError, type MiningRefusal } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
 import type { AppSocket } from './contract.ts';
 import { handle, SocketRefusal } from './events.ts';
 
-export function miningRefusal(
-  err: unknown,
-  fallback: SocketRefusal['event'] = 'error',
-): SocketRefusal | undefined {
+/** Each kind of the engine's refusals, as the event its client is answered with. */
+const REFUSAL_EVENT: Record<MiningRefusal, SocketRefusal['event']> = {
+  room: 'room-error',
+  request: 'error',
+  'daily-limit': 'dailyLimitReached',
+  'twitch-not-live': 'twitch:not-live',
+};
+
+export function miningRefusal(err: unknown): SocketRefusal | undefined {
   if (err instanceof MiningError) {
     return new SocketRefusal(
-      err.event ?? fallback,
+      REFUSAL_EVENT[err.refusal],
       err.message,
-      err.event === 'dailyLimitReached' ? { currentDailyDuration: err.currentDailyDuration } : {},
+      err.refusal === 'daily-limit' ? { currentDailyDuration: err.currentDailyDuration } : {},
     );
   }
   return undefined;

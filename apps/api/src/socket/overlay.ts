@@ -17,9 +17,9 @@ import type { AppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import type { Logger } from '../logger.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
-import type { EngineEvents } from '../services/mining/engine.ts';
 import type { Mining } from '../services/mining/index.ts';
-import { OverlayFeed, type OverlayPublisher, tapWalletEvents } from '../services/overlay/feed.ts';
+import { OverlayFeed, type OverlayPublisher } from '../services/overlay/feed.ts';
+import { tapWalletEvents, type WalletEvents } from './engine-events.ts';
 import { OverlayService } from '../services/overlay/index.ts';
 import { KeyedBuckets, SocketCounts, TokenBucket } from './limits.ts';
 
@@ -46,8 +46,8 @@ function publisher(nsp: Namespace, clustered: boolean): OverlayPublisher {
 
 export interface Overlays {
   service: OverlayService;
-  /** The engine's events to wallets, also heard by the overlay feed. */
-  tap(events: EngineEvents): EngineEvents;
+  /** The events to wallets, also heard by the overlay feed. */
+  tap(events: WalletEvents): WalletEvents;
 }
 
 /** The overlay service and feed over `io`; `mining` is read once the app is built. */

@@ -16,7 +16,7 @@ export function registerRooms(socket: AppSocket, mining: Mining, logger: Logger)
       socket.emit('joined-room', { platform, room: room.room });
       socket.emit('room-data', room);
     },
-    (err) => miningRefusal(err, 'room-error'),
+    (err) => miningRefusal(err),
   );
 
   handle(
@@ -28,6 +28,6 @@ export function registerRooms(socket: AppSocket, mining: Mining, logger: Logger)
       for (const room of socket.rooms) if (room.startsWith(`${platform}:`)) await socket.leave(room);
       socket.emit('left-room', { platform });
     },
-    (err) => miningRefusal(err, 'room-error'),
+    (err) => miningRefusal(err),
   );
 }

@@ -20,9 +20,9 @@ async function verifiedAccount(
   username?: string,
 ) {
   const account = await ctx.streamers.accountWithStreamer(wallet, platform);
-  if (!account?.isVerified) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
+  if (!account?.isVerified) throw new MiningError('room', SERVER_MESSAGES[`${platform}NotVerified`]);
   if (username !== undefined && normaliseUsername(username) !== normaliseUsername(account.username)) {
-    throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NotVerified`]);
+    throw new MiningError('room', SERVER_MESSAGES[`${platform}NotVerified`]);
   }
   const ref: PlatformAccountRef = { wallet, username: account.username, externalId: account.externalId };
   return { ...ref, streamer: account.streamer };
@@ -51,7 +51,7 @@ async function liveStatus(
   } catch (err) {
     if (err instanceof MiningError) throw err;
     ctx.deps.logger.warn({ err, platform }, 'platform live status unavailable');
-    throw new MiningError('room-error', `Failed to connect to ${platformLabel(platform)} Live`);
+    throw new MiningError('room', `Failed to connect to ${platformLabel(platform)} Live`);
   }
 }
 
@@ -62,9 +62,9 @@ async function readTierActivation(
 ): Promise<TierActivation> {
   const record = await ctx.deps.records.read(wallet).catch((err: unknown) => {
     ctx.deps.logger.warn({ err }, 'streamer record unreadable');
-    throw new MiningError('room-error', SERVER_MESSAGES.tierReadFailed);
+    throw new MiningError('room', SERVER_MESSAGES.tierReadFailed);
   });
-  if (!record) throw new MiningError('room-error', SERVER_MESSAGES[`${platform}NoTier`]);
+  if (!record) throw new MiningError('room', SERVER_MESSAGES[`${platform}NoTier`]);
   return record;
 }
 
@@ -72,9 +72,9 @@ async function readTierActivation(
 export async function startSession(ctx: EngineContext, request: StartRequest): Promise<StartResult> {
   const { wallet, platform } = request;
   const { deps } = ctx;
-  if (ctx.maintenance) throw new MiningError('room-error', SERVER_MESSAGES.maintenanceActive);
+  if (ctx.maintenance) throw new MiningError('room', SERVER_MESSAGES.maintenanceActive);
   if (ctx.sessions.has(wallet) || ctx.starting.has(wallet)) {
-    throw new MiningError('error', SERVER_MESSAGES.alreadyMining);
+    throw new MiningError('request', SERVER_MESSAGES.alreadyMining);
   }
   ctx.starting.add(wallet);
   // The record is watched before it is read: a deactivation landing at any point of the start is seen.
@@ -86,7 +86,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
   try {
     if (!(await deps.records.ready(deps.options.chainWatchWaitMs ?? 5000))) {
       deps.logger.warn({ wallet }, 'chain watch not subscribed; start refused');
-      throw new MiningError('room-error', SERVER_MESSAGES.tierReadFailed);
+      throw new MiningError('room', SERVER_MESSAGES.tierReadFailed);
     }
     // The account (with its streamer row: one query) and the chain's record, side by side.
     const [accountResult, recordResult] = await Promise.allSettled([
@@ -99,11 +99,11 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
     const account = accountResult.value;
     const record = recordResult.value;
     const tier = deps.tiers.get(record.tierName);
-    if (!tier) throw new MiningError('room-error', SERVER_MESSAGES.tierNotFound);
+    if (!tier) throw new MiningError('room', SERVER_MESSAGES.tierNotFound);
     const status = await liveStatus(ctx, platform, account);
     if (!status.live) {
-      if (platform === 'twitch') throw new MiningError('twitch:not-live', SERVER_MESSAGES.twitchNotLive);
-      throw new MiningError('room-error', SERVER_MESSAGES.notLive);
+      if (platform === 'twitch') throw new MiningError('twitch-not-live', SERVER_MESSAGES.twitchNotLive);
+      throw new MiningError('room', SERVER_MESSAGES.notLive);
     }
     const { streamer } = account;
     if (
@@ -113,13 +113,13 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
       // The mirror of the chain's record (GET /streamer, increase-rate) follows the truth.
       await ctx.streamers.mirrorTierActivation(wallet, record.tierName, record.activatedAt);
     }
-    if (ctx.maintenance) throw new MiningError('room-error', SERVER_MESSAGES.maintenanceActive);
+    if (ctx.maintenance) throw new MiningError('room', SERVER_MESSAGES.maintenanceActive);
 
     const now = ctx.nowMs();
     const usedBeforeMs = await ctx.store.usedToday(wallet, now, streamer.timezone);
     if (usedBeforeMs >= tier.dailyMiningLimitSeconds * 1000) {
       throw new MiningError(
-        'dailyLimitReached',
+        'daily-limit',
         SERVER_MESSAGES.dailyLimitReached,
         Math.floor(usedBeforeMs / 1000),
       );
@@ -136,7 +136,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
         startedAt: new Date(now),
       });
     } catch (err) {
-      if (err instanceof OpenSessionExists) throw new MiningError('error', SERVER_MESSAGES.alreadyMining);
+      if (err instanceof OpenSessionExists) throw new MiningError('request', SERVER_MESSAGES.alreadyMining);
       throw err;
     }
     ctx.counters.opens++;
@@ -169,7 +169,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
       await ctx.store.close(id, new Date(now), 0n, problem.reason).catch((err: unknown) => {
         deps.logger.error({ err, wallet, id }, 'closing a refused session failed');
       });
-      throw new MiningError('room-error', problem.message);
+      throw new MiningError('room', problem.message);
     }
     ctx.add(session);
     session.unwatch.push(unwatchRecord);

@@ -128,7 +128,7 @@ export class EngineContext {
 
   adapter(platform: StreamPlatform): PlatformAdapter {
     const adapter = this.deps.platforms.get(platform);
-    if (!adapter) throw new MiningError('room-error', `${platformLabel(platform)} is not available here`);
+    if (!adapter) throw new MiningError('room', `${platformLabel(platform)} is not available here`);
     return adapter;
   }
 }

@@ -1,13 +1,13 @@
 // Requests on a wallet's live session (stop, increase-rate, view), run wherever the session runs: here
 // when this instance owns it, else at its owner, else (its owner gone) here after taking it over.
-import { fromBaseUnits, SERVER_MESSAGES, type ServerEventPayload, type StreamPlatform } from '@strm/shared';
+import { fromBaseUnits, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import type { EngineContext } from './context.ts';
 import { endSession, rateNow } from './ending.ts';
 import { MiningError, OWNER_UNREACHABLE } from './errors.ts';
 import { encodeView, forward } from './forwarding.ts';
 import { adoptFor } from './ownership.ts';
 import { rateAt } from './rate.ts';
-import type { EndReason, SessionControl, SessionControlAnswer } from './types.ts';
+import type { EndReason, RateDue, SessionControl, SessionControlAnswer } from './types.ts';
 import { liveView } from './view.ts';
 
 async function control(ctx: EngineContext, request: SessionControl): Promise<SessionControlAnswer> {
@@ -18,7 +18,7 @@ async function control(ctx: EngineContext, request: SessionControl): Promise<Ses
   if (open.ownerInstance && open.ownerAlive && open.ownerInstance !== ctx.deps.instanceId) {
     const answer = await forward(ctx, open.ownerInstance, request);
     if (answer) return answer;
-    throw new MiningError('error', OWNER_UNREACHABLE);
+    throw new MiningError('request', OWNER_UNREACHABLE);
   }
   await adoptFor(ctx, [wallet]);
   return controlHere(ctx, request);
@@ -34,7 +34,7 @@ export async function controlForwarded(
   try {
     return await controlHere(ctx, request);
   } catch (err) {
-    if (err instanceof MiningError) return { outcome: 'refused', event: err.event, message: err.message };
+    if (err instanceof MiningError) return { outcome: 'refused', refusal: err.refusal, message: err.message };
     throw err;
   }
 }
@@ -53,7 +53,7 @@ async function controlHere(ctx: EngineContext, request: SessionControl): Promise
   }
   const now = ctx.nowMs();
   if (session.boundaryAtMs == null || now < session.boundaryAtMs) {
-    return { outcome: 'refused', event: 'error', message: SERVER_MESSAGES.rateNotDue };
+    return { outcome: 'refused', refusal: 'request', message: SERVER_MESSAGES.rateNotDue };
   }
   const payload =
     (await endSession(ctx, session.wallet, session.id, session.boundaryAtMs, 'rate-increased')) ??
@@ -76,22 +76,20 @@ export async function stopSession(
 }
 
 /** increase-rate: answered with rate-increased once the session's 10-day boundary has passed. */
-export async function increaseRate(
-  ctx: EngineContext,
-  wallet: string,
-): Promise<ServerEventPayload<'rate-increased'>> {
+export async function increaseRate(ctx: EngineContext, wallet: string): Promise<RateDue> {
   const answer = await control(ctx, { kind: 'increase-rate', wallet });
   if (answer.outcome === 'rate-increased') return answer.payload;
-  if (answer.outcome === 'refused') throw new MiningError(answer.event, answer.message);
+  if (answer.outcome === 'refused') throw new MiningError(answer.refusal, answer.message);
   const now = ctx.nowMs();
   // Not live: the session may just have ended at the boundary; answer with the rate due now.
   const last = await ctx.store.lastSession(wallet);
   const streamer = await ctx.streamers.streamer(wallet);
   const tier = last && ctx.deps.tiers.get(last.tierName);
-  if (!last || !tier || !streamer?.tierActivatedAt) throw new MiningError('error', SERVER_MESSAGES.notMining);
+  if (!last || !tier || !streamer?.tierActivatedAt)
+    throw new MiningError('request', SERVER_MESSAGES.notMining);
   const due = rateAt(tier, streamer.tierActivatedAt, new Date(now));
   if (due.rateUnitsPerHour <= last.rateUnitsPerHour)
-    throw new MiningError('error', SERVER_MESSAGES.rateNotDue);
+    throw new MiningError('request', SERVER_MESSAGES.rateNotDue);
   return {
     status: 'success',
     miningRate: fromBaseUnits(due.rateUnitsPerHour),

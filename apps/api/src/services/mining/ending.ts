@@ -1,14 +1,12 @@
 // Ending a live session: credited once, in one statement, up to where it ends (never past its cap, its
 // boundary or the drop of its last socket), and the wallet told. A close the database refuses is kept and
 // written when it answers again.
-import { fromBaseUnits, SERVER_MESSAGES, type ServerEventPayload } from '@strm/shared';
+import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import { dailyDurationAt, settle } from './accrual.ts';
 import type { EngineContext, PendingClose } from './context.ts';
 import { rateAt } from './rate.ts';
 import type { LiveSession } from './session.ts';
-import type { EndReason } from './types.ts';
-
-type RateIncreased = ServerEventPayload<'rate-increased'>;
+import type { EndReason, RateDue } from './types.ts';
 
 /**
  * Ends the session at `atMs` (never past its cap, boundary or the socket's drop), credits it and tells
@@ -20,7 +18,7 @@ export async function endSession(
   id: number,
   atMs: number,
   reason: EndReason,
-): Promise<RateIncreased | undefined> {
+): Promise<RateDue | undefined> {
   const s = ctx.sessions.get(wallet);
   if (!s || s.id !== id) return undefined;
   ctx.remove(s);
@@ -33,7 +31,7 @@ export async function endSession(
     // session stays this instance's meanwhile, so nobody closes it at an older checkpoint.
     ctx.deps.logger.error({ err, wallet, id }, 'closing a mining session failed; written when possible');
     ctx.writes.closes.set(id, close);
-    ctx.deps.events.toWallet(wallet, 'error', { message: SERVER_MESSAGES.creditDelayed });
+    ctx.deps.events.notice(wallet, SERVER_MESSAGES.creditDelayed);
     return undefined;
   }
 }
@@ -47,10 +45,7 @@ export async function endAll(ctx: EngineContext, reason: EndReason): Promise<num
 }
 
 /** Writes a close and tells the wallet; throws when the database did not take it. */
-export async function writeClose(
-  ctx: EngineContext,
-  close: PendingClose,
-): Promise<RateIncreased | undefined> {
+export async function writeClose(ctx: EngineContext, close: PendingClose): Promise<RateDue | undefined> {
   const { session: s, endedAt, mined, reason } = close;
   const { wallet, id } = s;
   const pending = await ctx.store.close(id, new Date(endedAt), mined, reason);
@@ -62,26 +57,23 @@ export async function writeClose(
     return undefined;
   }
   const { events } = ctx.deps;
-  events.toWallet(wallet, 'stream-stopped', {
+  events.stopped(wallet, {
     duration: Math.floor((endedAt - s.startedAtMs) / 1000),
     amountMined: fromBaseUnits(mined),
     pendingReward: fromBaseUnits(pending),
     reason,
   });
   if (reason === 'not-live' && s.platform === 'twitch') {
-    events.toWallet(wallet, 'twitch:not-live', { message: SERVER_MESSAGES.twitchNotLive });
+    events.twitchNotLive(wallet, SERVER_MESSAGES.twitchNotLive);
   }
   if (reason === 'daily-limit') {
     const daily = dailyDurationAt(s, endedAt);
     s.day = daily.day;
-    events.toWallet(wallet, 'dailyLimitReached', {
-      message: SERVER_MESSAGES.dailyLimitReached,
-      currentDailyDuration: daily.seconds,
-    });
+    events.dailyLimitReached(wallet, SERVER_MESSAGES.dailyLimitReached, daily.seconds);
   }
   if (reason === 'rate-increased') {
     const payload = rateNow(ctx, s, endedAt);
-    events.toWallet(wallet, 'rate-increased', payload);
+    events.rateIncreased(wallet, payload);
     return payload;
   }
   return undefined;
@@ -92,7 +84,7 @@ export function rateNow(
   ctx: EngineContext,
   s: Pick<LiveSession, 'tierName' | 'activatedAt'>,
   nowMs: number,
-): RateIncreased {
+): RateDue {
   const tier = ctx.deps.tiers.get(s.tierName);
   const due = tier ? rateAt(tier, s.activatedAt, new Date(nowMs)) : null;
   return {

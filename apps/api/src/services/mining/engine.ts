@@ -1,9 +1,10 @@
 // The mining engine: live sessions, accrual from timestamps, the rate fixed per session, the 10-day
 // boundary, the daily cap, dropped sockets, maintenance, and checkpoints. Server-authoritative: the
 // client's events are requests; time comes from the injected clock; money is base units.
-// No Express or Socket.IO here: events leave through `EngineEvents`. This class is the one others use;
+// No Express or Socket.IO here: what wallets are told leaves through `EngineEvents`, which the socket
+// layer maps to events (socket/engine-events.ts). This class is the one others use;
 // each job is in its own module (see the imports), over the state they share (context.ts).
-import type { ServerEventPayload, StreamPlatform } from '@strm/shared';
+import type { StreamPlatform } from '@strm/shared';
 import { room, startSession } from './admission.ts';
 import { EngineContext } from './context.ts';
 import { controlForwarded, increaseRate, liveAnywhere, stopSession } from './control.ts';
@@ -14,6 +15,7 @@ import type {
   EndReason,
   EngineDeps,
   LiveView,
+  RateDue,
   SessionControl,
   SessionControlAnswer,
   StartRequest,
@@ -21,7 +23,7 @@ import type {
 } from './types.ts';
 import { liveViewAnywhere } from './view.ts';
 
-export { MiningError, OWNER_UNREACHABLE } from './errors.ts';
+export { MiningError, type MiningRefusal, OWNER_UNREACHABLE } from './errors.ts';
 export type {
   EndReason,
   EngineDeps,
@@ -29,10 +31,13 @@ export type {
   EngineOptions,
   LiveView,
   LiveViewWire,
+  RateDue,
   SessionControl,
   SessionControlAnswer,
   StartRequest,
   StartResult,
+  SessionFigures,
+  SessionStopped,
 } from './types.ts';
 
 export class MiningEngine {
@@ -101,7 +106,7 @@ export class MiningEngine {
   }
 
   /** increase-rate: answered with rate-increased once the session's 10-day boundary has passed. */
-  increaseRate(wallet: string): Promise<ServerEventPayload<'rate-increased'>> {
+  increaseRate(wallet: string): Promise<RateDue> {
     return increaseRate(this.ctx, wallet);
   }
 

@@ -1,9 +1,16 @@
-// The engine's refusals: the socket layer turns each into the named event with its message.
+// The engine's refusals, by kind; the socket layer turns each kind into its event (socket/mining.ts).
 
-/** A refusal the socket layer turns into the named event with this message. */
+/**
+ * room: the room or the start is refused (the account, the platform, the tier, maintenance); request: the
+ * request is refused (already mining, the rate not due); daily-limit: the day's limit is reached;
+ * twitch-not-live: the Twitch stream is not live.
+ */
+export type MiningRefusal = 'room' | 'request' | 'daily-limit' | 'twitch-not-live';
+
+/** A refusal the socket layer turns into its kind's event with this message. */
 export class MiningError extends Error {
   constructor(
-    readonly event: 'room-error' | 'error' | 'dailyLimitReached' | 'twitch:not-live',
+    readonly refusal: MiningRefusal,
     message: string,
     readonly currentDailyDuration = 0,
   ) {

@@ -37,7 +37,7 @@ export async function sweep(ctx: EngineContext): Promise<number> {
     );
     if (pending === null) continue; // taken over or closed meanwhile
     closed++;
-    events.toWallet(row.wallet, 'stream-stopped', {
+    events.stopped(row.wallet, {
       duration: Math.floor((row.accruedUntil.getTime() - row.startedAt.getTime()) / 1000),
       amountMined: fromBaseUnits(mined),
       pendingReward: fromBaseUnits(pending),

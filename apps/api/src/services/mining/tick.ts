@@ -70,7 +70,7 @@ function update(ctx: EngineContext, s: LiveSession, now: number): void {
   if (s.disconnectedAtMs != null) return;
   const accrual = accrue(s, now);
   s.day = accrual.day;
-  ctx.deps.events.toWallet(s.wallet, 'mining-update', {
+  ctx.deps.events.update(s.wallet, {
     duration: accrual.seconds,
     minedAmount: fromBaseUnits(accrual.minedUnits),
     miningRate: fromBaseUnits(s.rateUnitsPerHour),

@@ -1,6 +1,7 @@
-// The engine's public types: its dependencies and options, the requests it answers, the views it gives,
-// and the session requests and answers that travel between instances (JSON: no bigint, no Date).
-import type { ServerEventName, ServerEventPayload, StreamPlatform } from '@strm/shared';
+// The engine's public types: its dependencies and options, what it tells wallets, the requests it answers,
+// the views it gives, and the session requests and answers that travel between instances (JSON: no bigint,
+// no Date). No socket event is named here: the socket layer maps each outcome to its event.
+import type { StreamPlatform } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { Lease } from '../../cluster/membership.ts';
 import type { PrismaClient } from '../../db/index.ts';
@@ -11,10 +12,44 @@ import type { StreamerRecords } from '../chain/streamer-records.ts';
 import type { StreamerStore } from '../streamer/store.ts';
 import type { TierCatalog } from '../tiers.ts';
 import type { EngineCounters } from './counters.ts';
-import type { MiningError } from './errors.ts';
+import type { MiningRefusal } from './errors.ts';
 import type { EngagementOptions } from './engagement.ts';
 
-export type EndReason = ServerEventPayload<'stream-stopped'>['reason'];
+/** Why a session ended. */
+export type EndReason =
+  | 'stopped'
+  | 'left-room'
+  | 'disconnected'
+  | 'daily-limit'
+  | 'rate-increased'
+  | 'maintenance'
+  | 'tier-deactivated'
+  | 'not-live'
+  | 'access-revoked';
+
+/** A live session's figures (amounts in whole tokens, durations in seconds). */
+export interface SessionFigures {
+  duration: number;
+  minedAmount: number;
+  miningRate: number;
+  platform: StreamPlatform;
+  currentDailyDuration: number;
+}
+
+/** A session ended and credited. */
+export interface SessionStopped {
+  duration: number;
+  amountMined: number;
+  pendingReward: number;
+  reason: EndReason;
+}
+
+/** The rate due now (after a 10-day boundary), and when it next doubles. */
+export interface RateDue {
+  status: 'success';
+  miningRate: number;
+  nextRateIncrease: string | null;
+}
 
 /**
  * A request on a wallet's live session. It is run by the instance that owns the session, whichever instance
@@ -37,15 +72,27 @@ export interface LiveViewWire {
   boundaryAtMs: number | null;
 }
 
-/** The owner's answer (a refusal carries the event and message its client gets). */
+/** The owner's answer (a refusal carries its kind and the message its client gets). */
 export type SessionControlAnswer =
   | { outcome: 'stopped' | 'not-live' }
-  | { outcome: 'rate-increased'; payload: ServerEventPayload<'rate-increased'> }
+  | { outcome: 'rate-increased'; payload: RateDue }
   | { outcome: 'view'; view: LiveViewWire }
-  | { outcome: 'refused'; event: MiningError['event']; message: string };
+  | { outcome: 'refused'; refusal: MiningRefusal; message: string };
 
+/** What the engine tells a wallet (all its sockets), and how it reaches other instances. */
 export interface EngineEvents {
-  toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>): void;
+  /** The live session's figures, every update interval while a socket of the wallet is connected. */
+  update(wallet: string, figures: SessionFigures): void;
+  /** The session ended and was credited. */
+  stopped(wallet: string, stopped: SessionStopped): void;
+  /** The session ended at its 10-day boundary: the rate due now. */
+  rateIncreased(wallet: string, rate: RateDue): void;
+  /** The session ended at the daily cap. */
+  dailyLimitReached(wallet: string, message: string, currentDailyDuration: number): void;
+  /** The Twitch stream the session ran on went offline. */
+  twitchNotLive(wallet: string, message: string): void;
+  /** What the user is told beside a stop (why the session stopped being valid), or that a credit is late. */
+  notice(wallet: string, message: string): void;
   /** Whether the wallet has a socket on another instance (several instances behind a load balancer). */
   connectedElsewhere?(wallet: string): Promise<boolean>;
   /**
@@ -90,7 +137,17 @@ export interface StartRequest {
   username: string;
 }
 
-export interface StartResult extends ServerEventPayload<'stream-started'> {}
+/** A session started. */
+export interface StartResult {
+  startedAt: string;
+  miningRate: number;
+  /** The engagement factor's boost included in miningRate, in percent (0 when off). */
+  engagementBoostPercent: number;
+  platform: StreamPlatform;
+  currentDailyDuration: number;
+  dailyLimitSeconds: number;
+  nextRateIncrease: string | null;
+}
 
 /** A live session's figures at a moment (mining-stats). */
 export interface LiveView {

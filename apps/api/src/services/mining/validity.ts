@@ -52,7 +52,7 @@ export function accountProblem(
 
 /** What the user is told beside stream-stopped when a session stops being valid. */
 export function tellProblem(ctx: EngineContext, session: LiveSession, problem: Problem): void {
-  ctx.deps.events.toWallet(session.wallet, 'error', { message: problem.message });
+  ctx.deps.events.notice(session.wallet, problem.message);
 }
 
 /** A change of the live session's streamer record: anything but the record it started on ends it. */

@@ -1,9 +1,8 @@
-// How overlays hear the engine: every event the engine sends a wallet is also handed to the overlay feed,
-// which turns it into what that wallet's overlays show (no Socket.IO here: it publishes through
-// OverlayPublisher, socket/overlay.ts).
+// How overlays hear the engine: every event the engine sends a wallet is also handed to the overlay feed
+// (socket/engine-events.ts), which turns it into what that wallet's overlays show (no Socket.IO here: it
+// publishes through OverlayPublisher, socket/overlay.ts).
 import type { OverlayState, OverlayUpdate, ServerEventName, ServerEventPayload } from '@strm/shared';
 import type { Logger } from '../../logger.ts';
-import type { EngineEvents } from '../mining/engine.ts';
 
 /** Hears an event the engine sent a wallet (after the wallet's own sockets were sent it). */
 export type WalletEventListener = <E extends ServerEventName>(
@@ -11,26 +10,6 @@ export type WalletEventListener = <E extends ServerEventName>(
   event: E,
   payload: ServerEventPayload<E>,
 ) => void;
-
-/** `events`, with every event to a wallet also handed to `listener` (whose failure never reaches the engine). */
-export function tapWalletEvents(
-  events: EngineEvents,
-  listener: WalletEventListener,
-  logger: Logger,
-): EngineEvents {
-  return {
-    toWallet(wallet, event, payload) {
-      events.toWallet(wallet, event, payload);
-      try {
-        listener(wallet, event, payload);
-      } catch (err) {
-        logger.error({ err, event }, 'a wallet event listener failed');
-      }
-    },
-    ...(events.connectedElsewhere ? { connectedElsewhere: events.connectedElsewhere.bind(events) } : {}),
-    ...(events.toInstance ? { toInstance: events.toInstance.bind(events) } : {}),
-  };
-}
 
 /** Where the feed sends what overlays show: the wallet's overlay room on every instance. */
 export interface OverlayPublisher {

@@ -1,0 +1,56 @@
+// How the engine's outcomes reach a wallet's sockets: each is named as its event here (the engine names
+// none), and the overlay feed hears every event sent to a wallet.
+import type { ServerEventName, ServerEventPayload } from '@strm/shared';
+import type { Logger } from '../logger.ts';
+import type { EngineEvents, SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
+import type { WalletEventListener } from '../services/overlay/feed.ts';
+
+/** Events to a wallet's sockets (all its tabs, on every instance), and requests to other instances. */
+export interface WalletEvents {
+  toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>): void;
+  /** Whether the wallet has a socket on another instance (several instances behind a load balancer). */
+  connectedElsewhere?(wallet: string): Promise<boolean>;
+  /** Runs `request` on the instance `owner`; null when it did not answer in time or cannot be reached. */
+  toInstance?(owner: string, request: SessionControl): Promise<SessionControlAnswer | null>;
+}
+
+/** The instance-to-instance part of `events`, as it is. */
+function relays(events: WalletEvents): Pick<EngineEvents, 'connectedElsewhere' | 'toInstance'> {
+  return {
+    ...(events.connectedElsewhere ? { connectedElsewhere: events.connectedElsewhere.bind(events) } : {}),
+    ...(events.toInstance ? { toInstance: events.toInstance.bind(events) } : {}),
+  };
+}
+
+/** The engine's outcomes as the events the spec names. */
+export function engineEvents(wallets: WalletEvents): EngineEvents {
+  return {
+    update: (wallet, figures) => wallets.toWallet(wallet, 'mining-update', figures),
+    stopped: (wallet, stopped) => wallets.toWallet(wallet, 'stream-stopped', stopped),
+    rateIncreased: (wallet, rate) => wallets.toWallet(wallet, 'rate-increased', rate),
+    dailyLimitReached: (wallet, message, currentDailyDuration) =>
+      wallets.toWallet(wallet, 'dailyLimitReached', { message, currentDailyDuration }),
+    twitchNotLive: (wallet, message) => wallets.toWallet(wallet, 'twitch:not-live', { message }),
+    notice: (wallet, message) => wallets.toWallet(wallet, 'error', { message }),
+    ...relays(wallets),
+  };
+}
+
+/** `events`, with every event to a wallet also handed to `listener` (whose failure never reaches the engine). */
+export function tapWalletEvents(
+  events: WalletEvents,
+  listener: WalletEventListener,
+  logger: Logger,
+): WalletEvents {
+  return {
+    toWallet(wallet, event, payload) {
+      events.toWallet(wallet, event, payload);
+      try {
+        listener(wallet, event, payload);
+      } catch (err) {
+        logger.error({ err, event }, 'a wallet event listener failed');
+      }
+    },
+    ...relays(events),
+  };
+}
