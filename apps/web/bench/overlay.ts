@@ -6,8 +6,11 @@ import type { BrowserContext } from '@strm/testing';
 export const OVERLAY_TARGET_KB = 60;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-/** Prints the overlay page's files and total; false when the target is missed. */
-export async function overlayBundle(browser: BrowserContext, baseUrl: string): Promise<boolean> {
+/** Prints the overlay page's files and total; returns the total (bytes, gzip) and whether it is met. */
+export async function overlayBundle(
+  browser: BrowserContext,
+  baseUrl: string,
+): Promise<{ bytes: number; met: boolean }> {
   const page = await browser.newPage();
   const files = new Map<string, number>();
   const pending: Promise<void>[] = [];
@@ -33,5 +36,5 @@ export async function overlayBundle(browser: BrowserContext, baseUrl: string): P
   console.log(
     `  overlay total: ${kb(total)} gzip (target ≤ ${OVERLAY_TARGET_KB} KB: ${met ? 'met' : 'NOT met'})`,
   );
-  return met;
+  return { bytes: total, met };
 }
