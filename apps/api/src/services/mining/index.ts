@@ -8,6 +8,7 @@ import type { StreamPlatform } from '@strm/shared';
 import { ClusterMembership } from '../../cluster/membership.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { AccessControl } from '../access.ts';
+import { getMaintenance } from '../maintenance.ts';
 import { type BackgroundLoop, backgroundLoop } from '../../observability/background.ts';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { DemoPlatform } from '../../platforms/demo.ts';
@@ -171,8 +172,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
       configSubscription = deps.rpc.connection.onAccountChange(configPda(program.programId), () =>
         tiersLoop?.trigger(),
       );
-      const maintenance = await prisma.maintenance.findUnique({ where: { id: 1 } });
-      engine.setMaintenance(maintenance?.isMaintenance ?? false);
+      engine.setMaintenance((await getMaintenance(prisma)).is_maintenance);
       await membership.join();
       // The chain watch subscribes now rather than at the first start (which waits for it, bounded).
       records
