@@ -11,7 +11,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createPrisma, type PrismaClient } from './db/index.ts';
 import { embeddedUrl, startEmbeddedPostgres } from './db/embedded.ts';
 import { applyMigrations } from './db/schema-engine.ts';
-import { AppError, validationMessage } from './http/app-error.ts';
+import { DomainError, validationMessage } from './errors.ts';
 import { demoteAdmin, listAdmins, promoteAdmin } from './services/admins.ts';
 import { grantBetaAccess, revokeBetaAccess } from './services/beta-access.ts';
 import { setMaintenance } from './services/maintenance.ts';
@@ -187,7 +187,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     (code) => process.exit(code),
     (err: unknown) => {
       if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-      else if (err instanceof AppError || err instanceof ConfigError)
+      else if (err instanceof DomainError || err instanceof ConfigError)
         process.stderr.write(`${err.message}\n`);
       else process.stderr.write(`admin: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(err instanceof UsageError ? 2 : 1);

@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import type { AccessControl } from '../services/access.ts';
 import { isAdmin } from '../services/admins.ts';
 import { verifyAuthToken } from '../services/auth/tokens.ts';
-import { AppError } from './app-error.ts';
+import { DomainError } from '../errors.ts';
 
 declare global {
   namespace Express {
@@ -45,20 +45,20 @@ export function requireAccess(deps: AuthDeps, access: AccessControl): RequestHan
 export function requireAdmin(deps: AuthDeps): RequestHandler {
   return async (req, _res, next) => {
     req.wallet = verifyAuthToken(deps.config, bearerToken(req), deps.clock);
-    if (!(await isAdmin(deps, req.wallet))) throw AppError.forbidden('Admin only', 'admin_only');
+    if (!(await isAdmin(deps, req.wallet))) throw new DomainError('admin_only', 'Admin only');
     next();
   };
 }
 
 /** The authenticated wallet (after requireWallet). */
 export function walletOf(req: Request): string {
-  if (!req.wallet) throw AppError.unauthorized();
+  if (!req.wallet) throw new DomainError('unauthorized', 'Authentication required');
   return req.wallet;
 }
 
 /** 403 when a request names a wallet other than its token's. */
 export function assertOwnWallet(req: Request, named: unknown): void {
   if (named !== undefined && named !== walletOf(req)) {
-    throw AppError.forbidden('This request names another wallet than the signed-in one', 'wallet_mismatch');
+    throw new DomainError('wallet_mismatch', 'This request names another wallet than the signed-in one');
   }
 }

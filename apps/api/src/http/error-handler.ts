@@ -2,10 +2,11 @@ import { SERVER_MESSAGES } from '@strm/shared';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
-import { AppError, validationMessage } from './app-error.ts';
+import { DomainError, validationMessage } from '../errors.ts';
+import { httpStatusOf } from './error-status.ts';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(AppError.notFound(`No route for ${req.method} ${req.path}`));
+  next(new DomainError('not_found', `No route for ${req.method} ${req.path}`));
 };
 
 interface HttpParserError {
@@ -15,9 +16,11 @@ interface HttpParserError {
 
 /** Maps every error to `{ error, message }` with the right status; internals are logged, never sent. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  if (err instanceof AppError) {
-    if (err.retryAfterSeconds !== undefined) res.set('Retry-After', String(err.retryAfterSeconds));
-    res.status(err.status).json({ error: err.code, message: err.message });
+  if (err instanceof DomainError) {
+    const { retryAfterSeconds } = err.details;
+    if (retryAfterSeconds !== undefined) res.set('Retry-After', String(retryAfterSeconds));
+    const { status, error } = httpStatusOf(err.code);
+    res.status(status).json({ error, message: err.message });
     return;
   }
   if (err instanceof ZodError) {

@@ -3,7 +3,7 @@
 import { apiErrorSchema } from '@strm/shared';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError } from './app-error.ts';
+import { DomainError } from '../errors.ts';
 import { CORE_OPERATIONS } from './openapi-core.ts';
 import type { OpenApiFeatures, Operation } from './openapi-operation.ts';
 import { OVERLAY_OPERATIONS } from './openapi-overlay.ts';
@@ -153,7 +153,7 @@ export function methodNotAllowed(features: OpenApiFeatures): RequestHandler {
     for (const { pattern, methods } of byPath.values()) {
       if (!pattern.test(req.path) || methods.has(req.method)) continue;
       res.set('Allow', [...methods].join(', '));
-      next(new AppError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}`));
+      next(new DomainError('method_not_allowed', `${req.method} is not allowed on ${req.path}`));
       return;
     }
     next();

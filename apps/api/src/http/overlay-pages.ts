@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { OVERLAY_MESSAGES, PRODUCT, type PublicCard } from '@strm/shared';
 import { type RequestHandler, Router } from 'express';
 import type { OverlayService } from '../services/overlay/index.ts';
-import { AppError } from './app-error.ts';
+import { DomainError } from '../errors.ts';
 
 const PLATFORM_NAME = { twitch: 'Twitch', tiktok: 'TikTok', demo: 'Demo' } as const;
 /** en-US with up to 6 fraction digits, as the web app shows amounts. */
@@ -90,7 +90,7 @@ export function overlayPages(webDist: string, origin: string, overlays: OverlayS
     try {
       res.type('html').send(fill(cardHtml, cardPage(await overlays.card(slug), origin)));
     } catch (err) {
-      if (!(err instanceof AppError) || err.status !== 404) throw err;
+      if (!(err instanceof DomainError) || err.code !== 'card_not_found') throw err;
       res
         .status(404)
         .type('html')

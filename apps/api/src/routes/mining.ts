@@ -15,18 +15,13 @@ import {
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import { assertOwnWallet, requireAccess, requireAdmin, walletOf } from '../http/auth.ts';
 import type { AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { createDemoAccount, verifiedDemoAccount } from '../services/platforms/demo-account.ts';
 import { miningStats } from '../services/streamer/mining-stats.ts';
-import { adjustPendingReward, changeTimezone, SettingsError } from '../services/streamer/settings.ts';
-
-function settingsError(err: unknown): never {
-  if (err instanceof SettingsError) throw new AppError(err.status, 'refused', err.message);
-  throw err;
-}
+import { adjustPendingReward, changeTimezone } from '../services/streamer/settings.ts';
 
 export function miningRouter(deps: AppDeps, mining: Mining, access: AccessControl): Router {
   const router = Router();
@@ -48,22 +43,19 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
       { prisma: deps.prisma, clock: deps.clock, isLive: (w) => engine.liveAnywhere(w) },
       walletOf(req),
       timezone,
-    ).catch(settingsError);
+    );
     res.json({ success: true, ...result } satisfies z.input<typeof timezoneResponseSchema>);
   });
 
   router.post('/streamer/pending-reward', requireAdmin(deps), async (req, res) => {
     const input = pendingRewardRequestSchema.parse(req.body ?? {});
     if (await engine.liveAnywhere(input.wallet)) {
-      throw AppError.conflict(
-        'Cannot adjust the pending reward while the streamer is mining',
-        'streamer_live',
-      );
+      throw new DomainError('streamer_live', 'Cannot adjust the pending reward while the streamer is mining');
     }
     const adjusted = await adjustPendingReward(
       { prisma: deps.prisma, clock: deps.clock, maxAmount: deps.config.pendingRewardAdjustmentMax },
       { admin: walletOf(req), ...input },
-    ).catch(settingsError);
+    );
     res.json({ success: true, ...adjusted } satisfies z.input<typeof pendingRewardResponseSchema>);
   });
 

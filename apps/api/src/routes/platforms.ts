@@ -17,7 +17,7 @@ import {
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import { assertOwnWallet, requireAccess, walletOf } from '../http/auth.ts';
 import type { AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
@@ -78,7 +78,7 @@ export function platformsRouter(deps: AppDeps, mining: Mining, access: AccessCon
 
   router.post('/tiktok/exchange-code', auth, async (req, res) => {
     if (!config.platforms.tiktok.apiEnabled) {
-      throw AppError.notFound(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_api_disabled');
+      throw new DomainError('tiktok_api_disabled', SERVER_MESSAGES.tiktokApiDisabled);
     }
     const { code, state } = tiktokExchangeCodeRequestSchema.parse(req.body ?? {});
     const exchanged = await accounts.exchangeTikTokCode(walletOf(req), code, state);
@@ -87,7 +87,7 @@ export function platformsRouter(deps: AppDeps, mining: Mining, access: AccessCon
 
   router.get('/tiktok/auth', auth, async (req, res) => {
     if (!config.platforms.tiktok.apiEnabled) {
-      throw AppError.notFound(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_api_disabled');
+      throw new DomainError('tiktok_api_disabled', SERVER_MESSAGES.tiktokApiDisabled);
     }
     const url = await accounts.tiktokAuthorizeUrl(walletOf(req));
     res.json({ url } satisfies z.input<typeof twitchAuthResponseSchema>);

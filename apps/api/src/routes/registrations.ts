@@ -7,7 +7,7 @@ import {
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import { assertOwnWallet, requireWallet, walletOf } from '../http/auth.ts';
 import { hasBetaAccess } from '../services/beta-access.ts';
 import { createRegistration, getRegistration } from '../services/registrations.ts';
@@ -26,7 +26,7 @@ export function registrationsRouter(deps: AppDeps): Router {
 
   router.get('/registrations/me', signedIn, async (req, res) => {
     const registration = await getRegistration(deps.prisma, walletOf(req));
-    if (!registration) throw AppError.notFound('This wallet has not registered', 'not_registered');
+    if (!registration) throw new DomainError('not_registered', 'This wallet has not registered');
     res.json(registration satisfies z.input<typeof registrationSchema>);
   });
 

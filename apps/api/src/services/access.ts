@@ -6,7 +6,7 @@
 import { SERVER_MESSAGES } from '@strm/shared';
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
 /** PostgreSQL NOTIFY channel: the payload is a wallet whose access may have changed. */
@@ -33,8 +33,8 @@ export interface AccessDeps {
 }
 
 /** The 403 every refusal carries (REST: the body; sockets: connect_error's data). */
-export function accessRequired(): AppError {
-  return AppError.forbidden(SERVER_MESSAGES.betaAccessRequired, 'beta_access_required');
+export function accessRequired(): DomainError {
+  return new DomainError('beta_access_required', SERVER_MESSAGES.betaAccessRequired);
 }
 
 export class AccessControl {

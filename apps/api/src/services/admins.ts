@@ -1,7 +1,7 @@
 // Admins are the wallets in ADMIN_WALLETS plus those an admin promoted (table admins).
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import { ACCESS_CHANNEL } from './access.ts';
 import { recordAdminAction } from './audit.ts';
 
@@ -53,14 +53,14 @@ export async function promoteAdmin(deps: AdminDeps, actor: string, wallet: strin
 /** Removes a promoted admin; a wallet that is an admin by ADMIN_WALLETS cannot be demoted here. */
 export async function demoteAdmin(deps: AdminDeps, actor: string, wallet: string, at: Date) {
   if (deps.config.adminWallets.has(wallet)) {
-    throw AppError.conflict(
-      'This wallet is an admin through ADMIN_WALLETS; remove it there to demote it',
+    throw new DomainError(
       'configured_admin',
+      'This wallet is an admin through ADMIN_WALLETS; remove it there to demote it',
     );
   }
   await deps.prisma.$transaction(async (tx) => {
     const { count } = await tx.admin.deleteMany({ where: { wallet } });
-    if (count === 0) throw AppError.notFound('This wallet is not an admin', 'not_admin');
+    if (count === 0) throw new DomainError('not_admin', 'This wallet is not an admin');
     await recordAdminAction(tx, { actor, action: 'demote_admin', target: wallet, at });
     await tx.$executeRaw`SELECT pg_notify(${ACCESS_CHANNEL}, ${wallet})`;
   });

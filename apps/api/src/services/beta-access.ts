@@ -1,7 +1,7 @@
 // Beta access (the spec's check_beta_access): a registration alone gives none; an admin grants it. A
 // change is announced on ACCESS_CHANNEL with the transaction that makes it (services/access.ts).
 import type { PrismaClient } from '../db/index.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import { ACCESS_CHANNEL } from './access.ts';
 import { recordAdminAction } from './audit.ts';
 
@@ -26,7 +26,7 @@ export async function grantBetaAccess(prisma: PrismaClient, actor: string, walle
 export async function revokeBetaAccess(prisma: PrismaClient, actor: string, wallet: string, at: Date) {
   await prisma.$transaction(async (tx) => {
     const { count } = await tx.betaAccess.deleteMany({ where: { wallet } });
-    if (count === 0) throw AppError.notFound('This wallet has no beta access', 'no_access');
+    if (count === 0) throw new DomainError('no_access', 'This wallet has no beta access');
     await recordAdminAction(tx, { actor, action: 'revoke_access', target: wallet, at });
     await tx.$executeRaw`SELECT pg_notify(${ACCESS_CHANNEL}, ${wallet})`;
   });

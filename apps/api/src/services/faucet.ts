@@ -1,11 +1,11 @@
 import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { ChainInfo } from '@strm/local-chain';
 import type { Rpc } from '../rpc.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 
 /** Only the project's local chain has a faucet; on devnet or mainnet its path does not exist. */
 export function faucetNotFound(): never {
-  throw AppError.notFound('The faucet exists only on the local chain');
+  throw new DomainError('not_found', 'The faucet exists only on the local chain');
 }
 
 export const FAUCET_NOT_A_WALLET = 'The faucet funds wallets only, not programs or system accounts';
@@ -19,13 +19,13 @@ export async function runFaucet(
   try {
     wallet = new PublicKey(request.wallet);
   } catch {
-    throw AppError.badRequest('Invalid wallet address');
+    throw new DomainError('bad_request', 'Invalid wallet address');
   }
   // Funding a program, a sysvar or an off-curve address (a PDA) fails on chain: say so instead of a 500.
-  if (!PublicKey.isOnCurve(wallet.toBytes())) throw AppError.badRequest(FAUCET_NOT_A_WALLET, 'not_a_wallet');
+  if (!PublicKey.isOnCurve(wallet.toBytes())) throw new DomainError('not_a_wallet', FAUCET_NOT_A_WALLET);
   const account = await rpc.connection.getAccountInfo(wallet);
   if (account && (account.executable || !account.owner.equals(SystemProgram.programId))) {
-    throw AppError.badRequest(FAUCET_NOT_A_WALLET, 'not_a_wallet');
+    throw new DomainError('not_a_wallet', FAUCET_NOT_A_WALLET);
   }
   // Local mode only, so the launcher package (development tooling) is loaded here, never in production.
   const { fundWallet } = await import('@strm/local-chain');

@@ -9,7 +9,7 @@ import {
 import type { Rpc } from '../rpc.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { Prisma, type BetaRegistration as RegistrationRow } from '../generated/prisma/client.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import { tokenBalanceUnits } from './token-balance.ts';
 
 export const ALREADY_REGISTERED = 'This wallet is already registered for the beta';
@@ -48,7 +48,7 @@ export async function createRegistration(
 ): Promise<Registration> {
   const input = registrationRequestSchema.parse(body);
   if (await deps.prisma.betaRegistration.count({ where: { wallet } })) {
-    throw AppError.conflict(ALREADY_REGISTERED, 'already_registered');
+    throw new DomainError('already_registered', ALREADY_REGISTERED);
   }
   const balance = await tokenBalanceUnits(deps.rpc, wallet);
   try {
@@ -72,7 +72,7 @@ export async function createRegistration(
   } catch (err) {
     // Two submits racing: the unique wallet decides, the loser gets the same answer as a late second submit.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-      throw AppError.conflict(ALREADY_REGISTERED, 'already_registered');
+      throw new DomainError('already_registered', ALREADY_REGISTERED);
     }
     throw err;
   }

@@ -6,12 +6,11 @@ import type { BorshInstructionCoder } from '@coral-xyz/anchor';
 import { CLIENT_MESSAGES, type MiningProgram } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
 import type { PrismaClient } from '../db/index.ts';
+import { DomainError } from '../errors.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
 import type { StreamerRecords } from './chain/streamer-records.ts';
 import { getMaintenance } from './maintenance.ts';
-
-export class TierActionError extends Error {}
 
 export interface TierActionDeps {
   prisma: PrismaClient;
@@ -39,7 +38,7 @@ export class TierActions {
    */
   private async refuseDuringMaintenance() {
     if ((await getMaintenance(this.deps.prisma)).is_maintenance) {
-      throw new TierActionError(SERVER_MESSAGES.maintenanceActive);
+      throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
     }
   }
 
@@ -50,25 +49,27 @@ export class TierActions {
     instruction: 'activateTier' | 'deactivateTier',
   ) {
     if (await this.deps.prisma.tierEvent.findUnique({ where: { signature } })) {
-      throw new TierActionError(SERVER_MESSAGES.tierTxUsed);
+      throw new DomainError('tier_tx_used', SERVER_MESSAGES.tierTxUsed);
     }
     // The chain is not answering: the spec's congestion message now, not a transaction "not found" later.
     if (this.deps.chainAvailable && !(await this.deps.chainAvailable())) {
-      throw new TierActionError(CLIENT_MESSAGES.networkCongestion);
+      throw new DomainError('network_congestion', CLIENT_MESSAGES.networkCongestion);
     }
     const tx = await this.connection
       .getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
       .catch((err: unknown) => {
         this.deps.logger.warn({ err }, 'tier action: transaction unreadable');
-        throw new TierActionError(CLIENT_MESSAGES.networkCongestion);
+        throw new DomainError('network_congestion', CLIENT_MESSAGES.networkCongestion);
       });
     // Without `meta` nothing says the transaction succeeded: not a proof (as for a collect's request).
-    if (!tx?.meta || tx.meta.err !== null) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    if (!tx?.meta || tx.meta.err !== null)
+      throw new DomainError('tier_tx_invalid', SERVER_MESSAGES.tierTxInvalid);
     const message = tx.transaction.message;
     const keys = message.getAccountKeys().staticAccountKeys;
     const owner = new PublicKey(wallet);
     const signers = keys.slice(0, message.header.numRequiredSignatures);
-    if (!signers.some((k) => k.equals(owner))) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    if (!signers.some((k) => k.equals(owner)))
+      throw new DomainError('tier_tx_invalid', SERVER_MESSAGES.tierTxInvalid);
     const programId = this.deps.program.programId;
     const calls = message.compiledInstructions.some((ix) => {
       if (!keys[ix.programIdIndex]?.equals(programId)) return false;
@@ -77,7 +78,7 @@ export class TierActions {
       );
       return decoded != null && normalise(decoded.name) === normalise(instruction);
     });
-    if (!calls) throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+    if (!calls) throw new DomainError('tier_tx_invalid', SERVER_MESSAGES.tierTxInvalid);
     return { blockTime: tx.blockTime ?? 0 };
   }
 
@@ -86,7 +87,7 @@ export class TierActions {
       await this.deps.prisma.tierEvent.create({ data });
     } catch (err) {
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-        throw new TierActionError(SERVER_MESSAGES.tierTxUsed);
+        throw new DomainError('tier_tx_used', SERVER_MESSAGES.tierTxUsed);
       }
       throw err;
     }
@@ -96,7 +97,8 @@ export class TierActions {
     await this.refuseDuringMaintenance();
     await this.verifyTransaction(signature, wallet, 'activateTier');
     const record = await this.deps.records.read(wallet);
-    if (!record || record.tierName !== tier) throw new TierActionError(SERVER_MESSAGES.tierNotActive);
+    if (!record || record.tierName !== tier)
+      throw new DomainError('tier_not_active', SERVER_MESSAGES.tierNotActive);
     await this.deps.prisma.streamer.upsert({
       where: { wallet },
       create: { wallet, tierName: record.tierName, tierActivatedAt: record.activatedAt },
@@ -118,7 +120,7 @@ export class TierActions {
     const record = await this.deps.records.read(wallet);
     // Still active on a record older than this transaction: the deactivation did not take.
     if (record && record.activatedAt.getTime() <= blockTime * 1000) {
-      throw new TierActionError(SERVER_MESSAGES.tierTxInvalid);
+      throw new DomainError('tier_tx_invalid', SERVER_MESSAGES.tierTxInvalid);
     }
     // A deactivation made while live ends the session (the account subscription usually did already).
     await this.deps.endLiveSession(wallet);

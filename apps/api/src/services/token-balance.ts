@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { miningProgram, readConfig } from '@strm/mining-client';
 import type { Rpc } from '../rpc.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 
 const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 
@@ -9,7 +9,7 @@ const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ
 export async function productMint(rpc: Rpc): Promise<PublicKey> {
   const config = await readConfig(miningProgram(rpc.connection));
   if (!config)
-    throw AppError.unavailable('The mining program is not initialized on this cluster', 'chain_unavailable');
+    throw new DomainError('chain_unavailable', 'The mining program is not initialized on this cluster');
   return config.tokenMint;
 }
 
@@ -30,10 +30,10 @@ export async function tokenBalanceUnits(rpc: Rpc, wallet: string): Promise<bigin
       .filter((info) => info?.mint === mint.toBase58())
       .reduce((sum, info) => sum + BigInt(info.tokenAmount.amount), 0n);
   } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw AppError.unavailable(
-      'Could not read the token balance from the chain, please try again',
+    if (err instanceof DomainError) throw err;
+    throw new DomainError(
       'chain_unavailable',
+      'Could not read the token balance from the chain, please try again',
     );
   }
 }

@@ -13,26 +13,10 @@ import {
   SERVER_MESSAGES,
 } from '@strm/shared';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { validationMessage } from '../http/app-error.ts';
+import { validationMessage } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { AppSocket } from './contract.ts';
-
-/** A refusal: the event to answer and its message. */
-export class SocketRefusal extends Error {
-  constructor(
-    readonly event:
-      | 'error'
-      | 'room-error'
-      | 'tier-error'
-      | 'rewards-error'
-      | 'dailyLimitReached'
-      | 'twitch:not-live',
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+import { type Refusal, refusalOf } from './refusals.ts';
 
 function namedWallet(payload: Record<string, unknown>): unknown {
   return payload.wallet ?? payload.walletId;
@@ -40,6 +24,14 @@ function namedWallet(payload: Record<string, unknown>): unknown {
 
 /** Every socket of a wallet (all its tabs) joins this room. */
 export const walletRoom = (wallet: string) => `wallet:${wallet}`;
+
+/** Tells the socket of a refusal with its event (dailyLimitReached carries the day's mining so far). */
+function tell(socket: AppSocket, { event, message, details }: Refusal, request: ClientEventName): void {
+  if (event === 'error') socket.emit('error', { message, event: request });
+  else if (event === 'dailyLimitReached') {
+    socket.emit(event, { message, currentDailyDuration: details.currentDailyDuration ?? 0 });
+  } else socket.emit(event, { message });
+}
 
 /** What a handler answers: the acknowledged requests' data, nothing for the others. */
 // biome-ignore lint/suspicious/noConfusingVoidType: the handlers of the other events return nothing at all.
@@ -55,15 +47,14 @@ function replier(args: unknown[]): (answer: Ack<unknown>) => void {
 }
 
 /**
- * Registers `handler` for `event`. `mapError` turns a domain error into a refusal (or undefined for
- * an internal error, which is logged and answered with a generic `error`).
+ * Registers `handler` for `event`. A refusal (a DomainError, the database away) is told with the event
+ * socket/refusals.ts names; any other error is logged and answered with a generic `error`.
  */
 export function handle<E extends ClientEventName>(
   socket: AppSocket,
   logger: Logger,
   event: E,
   handler: (payload: ClientEventPayload<E>, wallet: string) => Promise<Answer<E>>,
-  mapError: (err: unknown) => SocketRefusal | undefined,
 ): void {
   const name: ClientEventName = event;
   socket.on(name, async (...args: unknown[]) => {
@@ -87,22 +78,16 @@ export function handle<E extends ClientEventName>(
     try {
       reply({ data: await handler(parsed.data as ClientEventPayload<E>, wallet) });
     } catch (err) {
-      const refusal = err instanceof SocketRefusal ? err : mapError(err);
-      if (!refusal && isDatabaseUnavailable(err)) {
-        logger.warn({ err, event }, 'socket event refused: database unavailable');
-        refuse(SERVER_MESSAGES.databaseUnavailable);
-        return;
-      }
+      const refusal = refusalOf(err, event);
       if (!refusal) {
         logger.error({ err, event }, 'socket handler failed');
         refuse(SERVER_MESSAGES.socketError);
         return;
       }
-      if (refusal.event === 'error') refuse(refusal.message);
-      else {
-        socket.emit(refusal.event, { message: refusal.message, ...refusal.extra } as never);
-        reply({ error: refusal.message });
-      }
+      if (isDatabaseUnavailable(err))
+        logger.warn({ err, event }, 'socket event refused: database unavailable');
+      tell(socket, refusal, event);
+      reply({ error: refusal.message });
     }
   });
 }

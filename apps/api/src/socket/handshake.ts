@@ -6,7 +6,7 @@ import { SERVER_MESSAGES } from '@strm/shared';
 import proxyaddr from 'proxy-addr';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppDeps } from '../deps.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
 import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
 import type { AppSocket } from './contract.ts';
@@ -14,11 +14,11 @@ import { KeyedBuckets, type SocketCounts } from './limits.ts';
 
 type ConnectError = Error & { data?: { error: string; message: string } };
 
-function refusal(err: AppError): ConnectError {
+function refusal(err: DomainError): ConnectError {
   return Object.assign(new Error(err.message), { data: { error: err.code, message: err.message } });
 }
 
-/** Checks a handshake's auth and answers the wallet it signs in, or throws a 401/403 AppError. */
+/** Checks a handshake's auth and answers the wallet it signs in, or throws a DomainError (401/403). */
 export function authenticateHandshake(
   deps: Pick<AppDeps, 'config' | 'clock'>,
   auth: unknown,
@@ -30,10 +30,7 @@ export function authenticateHandshake(
     deps.clock,
   );
   if (wallet !== undefined && wallet !== claims.wallet) {
-    throw AppError.forbidden(
-      'This connection names another wallet than the signed-in one',
-      'wallet_mismatch',
-    );
+    throw new DomainError('wallet_mismatch', 'This connection names another wallet than the signed-in one');
   }
   return claims;
 }
@@ -58,12 +55,12 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
     try {
       const address = proxyaddr(socket.request, guards.trustProxy);
       if (!perAddress.take(address)) {
-        throw new AppError(429, 'rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
+        throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const { wallet, expiresAtMs } = authenticateHandshake(deps, socket.handshake.auth);
       if (!(await guards.access.allowed(wallet))) throw accessRequired();
       if (!guards.counts.admit(wallet)) {
-        throw new AppError(429, 'too_many_connections', SERVER_MESSAGES.tooManyConnections);
+        throw new DomainError('too_many_connections', SERVER_MESSAGES.tooManyConnections);
       }
       let counted = true;
       const release = () => {
@@ -76,12 +73,12 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
       Object.assign(socket.data, { wallet, expiresAtMs });
       next();
     } catch (err) {
-      if (err instanceof AppError) {
+      if (err instanceof DomainError) {
         next(refusal(err));
         return;
       }
       if (isDatabaseUnavailable(err)) {
-        next(refusal(AppError.unavailable(SERVER_MESSAGES.databaseUnavailable, 'database_unavailable')));
+        next(refusal(new DomainError('database_unavailable', SERVER_MESSAGES.databaseUnavailable)));
         return;
       }
       deps.logger.error({ err }, 'socket handshake failed');

@@ -14,7 +14,7 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { Config } from '../config.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppDeps } from '../deps.ts';
-import { AppError } from '../http/app-error.ts';
+import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
@@ -74,7 +74,7 @@ export function createOverlays(io: Server, deps: AppDeps, mining: () => Mining):
 }
 
 type ConnectError = Error & { data?: { error: string; message: string } };
-const refusal = (err: AppError): ConnectError =>
+const refusal = (err: DomainError): ConnectError =>
   Object.assign(new Error(err.message), { data: { error: err.code, message: err.message } });
 
 /** The namespace's handshake and connections. */
@@ -95,15 +95,15 @@ export function registerOverlaySockets(
   nsp.use(async (socket, next) => {
     try {
       if (!perAddress.take(proxyaddr(socket.request, deps.trustProxy))) {
-        throw new AppError(429, 'rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
+        throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const opened = await service.openedBy(
         (socket.handshake.auth as { overlayToken?: unknown })?.overlayToken,
       );
-      if (!opened) throw AppError.unauthorized(OVERLAY_MESSAGES.invalidToken, 'invalid_overlay_token');
+      if (!opened) throw new DomainError('invalid_overlay_token', OVERLAY_MESSAGES.invalidToken);
       if (!(await deps.access.allowed(opened.wallet))) throw accessRequired();
       if (!counts.admit(opened.wallet)) {
-        throw new AppError(429, 'too_many_connections', SERVER_MESSAGES.tooManyConnections);
+        throw new DomainError('too_many_connections', SERVER_MESSAGES.tooManyConnections);
       }
       let counted = true;
       const release = () => {
@@ -115,11 +115,9 @@ export function registerOverlaySockets(
       (socket.data as OverlaySocketData).overlay = opened;
       next();
     } catch (err) {
-      if (err instanceof AppError) return next(refusal(err));
+      if (err instanceof DomainError) return next(refusal(err));
       if (isDatabaseUnavailable(err)) {
-        return next(
-          refusal(AppError.unavailable(SERVER_MESSAGES.databaseUnavailable, 'database_unavailable')),
-        );
+        return next(refusal(new DomainError('database_unavailable', SERVER_MESSAGES.databaseUnavailable)));
       }
       deps.logger.error({ err }, 'overlay handshake failed');
       next(new Error('Internal server error'));

@@ -3,31 +3,18 @@ import type { Logger } from '../logger.ts';
 import type { Mining } from '../services/mining/index.ts';
 import type { AppSocket } from './contract.ts';
 import { handle } from './events.ts';
-import { miningRefusal } from './mining.ts';
 
 export function registerRooms(socket: AppSocket, mining: Mining, logger: Logger): void {
-  handle(
-    socket,
-    logger,
-    'join-room',
-    async ({ platform }, wallet) => {
-      const room = await mining.engine.room(wallet, platform);
-      await socket.join(room.room);
-      socket.emit('joined-room', { platform, room: room.room });
-      socket.emit('room-data', room);
-    },
-    (err) => miningRefusal(err),
-  );
+  handle(socket, logger, 'join-room', async ({ platform }, wallet) => {
+    const room = await mining.engine.room(wallet, platform);
+    await socket.join(room.room);
+    socket.emit('joined-room', { platform, room: room.room });
+    socket.emit('room-data', room);
+  });
 
-  handle(
-    socket,
-    logger,
-    'leave-room',
-    async ({ platform }, wallet) => {
-      await mining.engine.stopSession(wallet, 'left-room', platform);
-      for (const room of socket.rooms) if (room.startsWith(`${platform}:`)) await socket.leave(room);
-      socket.emit('left-room', { platform });
-    },
-    (err) => miningRefusal(err),
-  );
+  handle(socket, logger, 'leave-room', async ({ platform }, wallet) => {
+    await mining.engine.stopSession(wallet, 'left-room', platform);
+    for (const room of socket.rooms) if (room.startsWith(`${platform}:`)) await socket.leave(room);
+    socket.emit('left-room', { platform });
+  });
 }

@@ -7,7 +7,7 @@ import { type AuthenticateRequest, authenticateRequestSchema, PRODUCT } from '@s
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import type { AppDeps } from '../../deps.ts';
-import { AppError, validationMessage } from '../../http/app-error.ts';
+import { DomainError, validationMessage } from '../../errors.ts';
 import { issueAuthToken } from './tokens.ts';
 
 export const NONCE_TTL_MS = 5 * 60_000;
@@ -34,7 +34,7 @@ function decodePublicKey(text: string): Uint8Array {
   } catch {
     // reported below
   }
-  throw AppError.unauthorized('Invalid public key', 'invalid_public_key');
+  throw new DomainError('invalid_public_key', 'Invalid public key');
 }
 
 export function signInMessage(
@@ -112,7 +112,7 @@ export class RefusedSignatures {
   }
 }
 
-const invalidSignature = () => AppError.unauthorized('Invalid signature', 'invalid_signature');
+const invalidSignature = () => new DomainError('invalid_signature', 'Invalid signature');
 
 /** Verifies a signed sign-in message and answers a session token; any failure is a 401. */
 export async function authenticate(
@@ -124,8 +124,8 @@ export async function authenticate(
   if (!parsed.success) {
     const keyIssue = parsed.error.issues.some((i) => i.path[0] === 'publicKey');
     throw keyIssue
-      ? AppError.unauthorized('Invalid public key', 'invalid_public_key')
-      : AppError.unauthorized(validationMessage(parsed.error), 'invalid_request');
+      ? new DomainError('invalid_public_key', 'Invalid public key')
+      : new DomainError('invalid_request', validationMessage(parsed.error));
   }
   const request: AuthenticateRequest = parsed.data;
   const publicKey = decodePublicKey(request.publicKey);
@@ -135,11 +135,10 @@ export async function authenticate(
 
   const stored = await deps.prisma.authNonce.findUnique({ where: { nonce: request.nonce } });
   if (!stored || stored.domain !== deps.config.signInDomain) {
-    throw AppError.unauthorized('Unknown nonce, please sign in again', 'invalid_nonce');
+    throw new DomainError('invalid_nonce', 'Unknown nonce, please sign in again');
   }
-  if (stored.expiresAt <= now)
-    throw AppError.unauthorized('Nonce expired, please sign in again', 'nonce_expired');
-  if (stored.usedAt) throw AppError.unauthorized('Nonce already used, please sign in again', 'nonce_used');
+  if (stored.expiresAt <= now) throw new DomainError('nonce_expired', 'Nonce expired, please sign in again');
+  if (stored.usedAt) throw new DomainError('nonce_used', 'Nonce already used, please sign in again');
 
   const message = signInMessage(deps, {
     address: request.publicKey,
@@ -162,7 +161,7 @@ export async function authenticate(
     where: { nonce: stored.nonce, usedAt: null, expiresAt: { gt: now } },
     data: { usedAt: now },
   });
-  if (count !== 1) throw AppError.unauthorized('Nonce already used, please sign in again', 'nonce_used');
+  if (count !== 1) throw new DomainError('nonce_used', 'Nonce already used, please sign in again');
 
   return { token: issueAuthToken(deps.config, request.publicKey, deps.clock), wallet: request.publicKey };
 }

@@ -3,7 +3,7 @@ import { OVERLAY_MESSAGES, SERVER_MESSAGES } from '@strm/shared';
 import jwt from 'jsonwebtoken';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../../errors.ts';
 import { isOverlayToken } from '../overlay/tokens.ts';
 
 const ALGORITHM = 'HS256';
@@ -36,7 +36,7 @@ export function issueAuthToken(config: Config, wallet: string, clock: Clock): st
 
 /**
  * The wallet a session token was issued to. A missing, tampered, expired, wrong-secret or otherwise
- * invalid token throws a 401 AppError. Used by the bearer middleware and the Socket.IO handshake.
+ * invalid token throws a DomainError (401). Used by the bearer middleware and the Socket.IO handshake.
  */
 export function verifyAuthToken(config: Config, token: string | undefined, clock: Clock): string {
   return verifyAuthTokenClaims(config, token, clock).wallet;
@@ -48,9 +48,9 @@ export function verifyAuthTokenClaims(
   token: string | undefined,
   clock: Clock,
 ): { wallet: string; expiresAtMs: number } {
-  if (!token) throw AppError.unauthorized('Authentication token not found');
+  if (!token) throw new DomainError('unauthorized', 'Authentication token not found');
   // An overlay link's token reads one wallet's overlay and nothing else: refused wherever a session acts.
-  if (isOverlayToken(token)) throw AppError.forbidden(OVERLAY_MESSAGES.readOnly, 'read_only_token');
+  if (isOverlayToken(token)) throw new DomainError('read_only_token', OVERLAY_MESSAGES.readOnly);
   let payload: jwt.JwtPayload | string;
   try {
     payload = jwt.verify(token, secretOf(config), {
@@ -60,12 +60,12 @@ export function verifyAuthTokenClaims(
     });
   } catch (err) {
     if (err instanceof jwt.TokenExpiredError) {
-      throw AppError.unauthorized(SERVER_MESSAGES.sessionExpired, 'token_expired');
+      throw new DomainError('token_expired', SERVER_MESSAGES.sessionExpired);
     }
-    throw AppError.unauthorized('Invalid authentication token', 'invalid_token');
+    throw new DomainError('invalid_token', 'Invalid authentication token');
   }
   if (typeof payload === 'string' || !payload.sub || typeof payload.exp !== 'number') {
-    throw AppError.unauthorized('Invalid authentication token', 'invalid_token');
+    throw new DomainError('invalid_token', 'Invalid authentication token');
   }
   return { wallet: payload.sub, expiresAtMs: payload.exp * 1000 };
 }

@@ -10,7 +10,7 @@ import {
 } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../../errors.ts';
 import type { StatsDeps } from '../streamer/mining-stats.ts';
 import { overlayState, publicCard } from './state.ts';
 import { type OverlayRow, OverlayStore } from './store.ts';
@@ -97,7 +97,7 @@ export class OverlayService {
 
   async card(slug: string): Promise<PublicCard> {
     const row = await this.store.byCardSlug(slug);
-    if (!row?.cardSlug) throw AppError.notFound(OVERLAY_MESSAGES.cardNotFound, 'card_not_found');
+    if (!row?.cardSlug) throw new DomainError('card_not_found', OVERLAY_MESSAGES.cardNotFound);
     return publicCard(this.deps.stats(), { ...row, cardSlug: row.cardSlug });
   }
 

@@ -1,7 +1,7 @@
 // The demo platform's account (local configurations only): created verified under the username asked for,
 // unless another wallet's verified demo account has it.
 import type { Clock } from '../../clock.ts';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../../errors.ts';
 import type { StreamerStore } from '../streamer/store.ts';
 
 export interface DemoAccountDeps {
@@ -14,7 +14,7 @@ export async function createDemoAccount(deps: DemoAccountDeps, wallet: string, u
   const name = username.replace(/^@/, '');
   await deps.streamers.ensureStreamer(wallet);
   if (await deps.streamers.verifiedElsewhere('demo', name, wallet)) {
-    throw AppError.conflict('This demo username belongs to another wallet', 'username_taken');
+    throw new DomainError('username_taken', 'This demo username belongs to another wallet');
   }
   return deps.streamers.saveVerified(wallet, 'demo', name, deps.clock.now());
 }
@@ -22,6 +22,6 @@ export async function createDemoAccount(deps: DemoAccountDeps, wallet: string, u
 /** The wallet's verified demo account (404 before it made one). */
 export async function verifiedDemoAccount(deps: Pick<DemoAccountDeps, 'streamers'>, wallet: string) {
   const account = await deps.streamers.account(wallet, 'demo');
-  if (!account?.isVerified) throw AppError.notFound('Create your demo account first');
+  if (!account?.isVerified) throw new DomainError('not_found', 'Create your demo account first');
   return account;
 }

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Platform, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../../errors.ts';
 
 /** How long an authorisation may take, from the authorize URL to the verification. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
@@ -50,14 +50,14 @@ export class OAuthStates {
    * left alone and answered like an unknown one.
    */
   async consume(wallet: string, platform: Platform, state: string | undefined): Promise<OAuthAttempt> {
-    if (!state) throw AppError.badRequest(SERVER_MESSAGES.oauthStateInvalid, 'oauth_state_invalid');
+    if (!state) throw new DomainError('oauth_state_invalid', SERVER_MESSAGES.oauthStateInvalid);
     const [row] = await this.deps.prisma.$queryRaw<{ codeVerifier: string | null; expiresAt: Date }[]>`
       DELETE FROM oauth_states
        WHERE state = ${state} AND wallet = ${wallet} AND platform = ${platform}::"StreamPlatform"
       RETURNING code_verifier AS "codeVerifier", expires_at AS "expiresAt"`;
-    if (!row) throw AppError.badRequest(SERVER_MESSAGES.oauthStateInvalid, 'oauth_state_invalid');
+    if (!row) throw new DomainError('oauth_state_invalid', SERVER_MESSAGES.oauthStateInvalid);
     if (row.expiresAt.getTime() <= this.deps.clock.now().getTime()) {
-      throw AppError.badRequest(SERVER_MESSAGES.oauthStateExpired, 'oauth_state_expired');
+      throw new DomainError('oauth_state_expired', SERVER_MESSAGES.oauthStateExpired);
     }
     return { state, ...(row.codeVerifier ? { codeVerifier: row.codeVerifier } : {}) };
   }

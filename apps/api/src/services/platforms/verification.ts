@@ -1,11 +1,11 @@
 // Platform accounts: usernames (normalised: no leading @, lower case), TikTok bio codes, verification
 // against the platforms, and the one-verified-owner rule (a partial unique index in PostgreSQL; the check
-// before it only gives the clear message first). No Express here: failures are AppErrors.
+// before it only gives the clear message first). No Express here: failures are DomainErrors.
 import { randomBytes } from 'node:crypto';
 import { type Platform, PLATFORMS, type PlatformStatus, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { normaliseUsername } from '../../platforms/adapter.ts';
 import { PlatformError } from '../../platforms/http.ts';
@@ -35,17 +35,19 @@ function newCode(): string {
 }
 
 /** A platform failure as the caller sees it: status and message (Retry-After kept for 429). */
-export function platformAppError(err: unknown): unknown {
+export function platformDomainError(err: unknown): unknown {
   if (!(err instanceof PlatformError)) return err;
   switch (err.kind) {
     case 'rate-limited':
-      return new AppError(429, 'platform_rate_limited', err.message, err.retryAfterSeconds);
+      return new DomainError('platform_rate_limited', err.message, {
+        retryAfterSeconds: err.retryAfterSeconds,
+      });
     case 'not-found':
-      return new AppError(404, 'platform_user_not_found', err.message);
+      return new DomainError('platform_user_not_found', err.message);
     case 'unauthorized':
-      return new AppError(401, 'platform_token_invalid', err.message);
+      return new DomainError('platform_token_invalid', err.message);
     default:
-      return new AppError(502, 'platform_unavailable', err.message);
+      return new DomainError('platform_unavailable', err.message);
   }
 }
 
@@ -64,7 +66,7 @@ export class PlatformAccounts {
   /** GET /twitch/auth: the popup's URL, with a state made for this attempt and bound to the wallet. */
   async twitchAuthorizeUrl(wallet: string): Promise<string> {
     if (!this.deps.twitch.configured) {
-      throw AppError.unavailable(TWITCH_MESSAGES.notConfigured, 'twitch_not_configured');
+      throw new DomainError('twitch_not_configured', TWITCH_MESSAGES.notConfigured);
     }
     const { state } = await this.oauth.begin(wallet, 'twitch');
     return this.deps.twitch.authorizeUrl(state);
@@ -74,7 +76,7 @@ export class PlatformAccounts {
   async tiktokAuthorizeUrl(wallet: string): Promise<string> {
     if (!this.deps.tiktok.loginKitConfigured) {
       this.deps.logger.error('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET are needed for TikTok sign-in');
-      throw AppError.unavailable(SERVER_MESSAGES.tiktokApiDisabled, 'tiktok_not_configured');
+      throw new DomainError('tiktok_not_configured', SERVER_MESSAGES.tiktokApiDisabled);
     }
     const { state, codeVerifier } = await this.oauth.begin(wallet, 'tiktok', { pkce: true });
     return this.deps.tiktok.authorizeUrl(state, pkceChallenge(codeVerifier!));
@@ -101,7 +103,7 @@ export class PlatformAccounts {
       return { platform, username: name, isVerified: current.isVerified };
     }
     if (await this.deps.isLive(wallet))
-      throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
+      throw new DomainError('streamer_live', SERVER_MESSAGES.usernameWhileLive);
     await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
     const reset = {
       username: name,
@@ -121,14 +123,14 @@ export class PlatformAccounts {
 
   /** POST /streamer-validation: a TikTok bio code for the stored username, valid `codeTtlSeconds`. */
   async generateCode(wallet: string, platform: Platform) {
-    if (platform === 'twitch') throw AppError.badRequest(SERVER_MESSAGES.twitchVerifiedByAuthorizing);
+    if (platform === 'twitch')
+      throw new DomainError('bad_request', SERVER_MESSAGES.twitchVerifiedByAuthorizing);
     const account = await this.deps.prisma.platformAccount.findUnique({
       where: { wallet_platform: { wallet, platform } },
     });
     if (!account?.username)
-      throw AppError.badRequest(SERVER_MESSAGES.tiktokUsernameRequired, 'username_required');
-    if (account.isVerified)
-      throw AppError.conflict(SERVER_MESSAGES.tiktokAlreadyVerified, 'already_verified');
+      throw new DomainError('username_required', SERVER_MESSAGES.tiktokUsernameRequired);
+    if (account.isVerified) throw new DomainError('already_verified', SERVER_MESSAGES.tiktokAlreadyVerified);
     await this.assertNotTaken(wallet, platform, account.username);
     const code = newCode();
     const expiresAt = new Date(this.deps.clock.now().getTime() + this.deps.codeTtlSeconds * 1000);
@@ -155,7 +157,7 @@ export class PlatformAccounts {
   }
 
   private async verifyTwitch(wallet: string, accessToken: string | undefined, state: string | undefined) {
-    if (!accessToken) throw AppError.badRequest(SERVER_MESSAGES.twitchAuthorizeFirst, 'token_required');
+    if (!accessToken) throw new DomainError('token_required', SERVER_MESSAGES.twitchAuthorizeFirst);
     // The token must come back from an authorisation this wallet started here (used up even if what
     // follows fails: a new attempt gets a new state).
     await this.oauth.consume(wallet, 'twitch', state);
@@ -163,14 +165,14 @@ export class PlatformAccounts {
       where: { wallet_platform: { wallet, platform: 'twitch' } },
     });
     if (!account?.username)
-      throw AppError.badRequest(SERVER_MESSAGES.twitchUsernameRequired, 'username_required');
+      throw new DomainError('username_required', SERVER_MESSAGES.twitchUsernameRequired);
     const info = await this.deps.twitch.validateToken(accessToken).catch((err: unknown) => {
-      throw platformAppError(err);
+      throw platformDomainError(err);
     });
     if (normaliseUsername(info.login) !== account.username) {
-      throw AppError.forbidden(
-        `This Twitch authorization is for ${info.login}, not ${account.username}. Sign in to Twitch as ${account.username}, or change the username.`,
+      throw new DomainError(
         'username_mismatch',
+        `This Twitch authorization is for ${info.login}, not ${account.username}. Sign in to Twitch as ${account.username}, or change the username.`,
       );
     }
     return this.markVerified(wallet, 'twitch', account.id, account.username, info.user_id);
@@ -181,7 +183,7 @@ export class PlatformAccounts {
       where: { wallet_platform: { wallet, platform: 'tiktok' } },
     });
     if (!account?.username)
-      throw AppError.badRequest(SERVER_MESSAGES.tiktokUsernameRequired, 'username_required');
+      throw new DomainError('username_required', SERVER_MESSAGES.tiktokUsernameRequired);
     if (account.isVerified) {
       return {
         message: SERVER_MESSAGES.tiktokVerified,
@@ -191,20 +193,20 @@ export class PlatformAccounts {
       };
     }
     if (!account.verificationCode || !account.codeExpiresAt) {
-      throw AppError.badRequest(SERVER_MESSAGES.generateCodeFirst, 'code_required');
+      throw new DomainError('code_required', SERVER_MESSAGES.generateCodeFirst);
     }
     if (account.codeExpiresAt.getTime() <= this.deps.clock.now().getTime()) {
-      throw new AppError(410, 'code_expired', SERVER_MESSAGES.codeExpired);
+      throw new DomainError('code_expired', SERVER_MESSAGES.codeExpired);
     }
     // The extension may send the code it saw; it only triggers this check, never replaces it.
     if (hint && hint.trim().toUpperCase() !== account.verificationCode) {
-      throw AppError.badRequest(SERVER_MESSAGES.codeMismatch, 'code_mismatch');
+      throw new DomainError('code_mismatch', SERVER_MESSAGES.codeMismatch);
     }
     const profile = await this.deps.tiktok.profile(account.username).catch((err: unknown) => {
-      throw platformAppError(err);
+      throw platformDomainError(err);
     });
     if (!profile.bio.toUpperCase().includes(account.verificationCode)) {
-      throw AppError.badRequest(SERVER_MESSAGES.codeNotInBio, 'code_not_in_bio');
+      throw new DomainError('code_not_in_bio', SERVER_MESSAGES.codeNotInBio);
     }
     return this.markVerified(wallet, 'tiktok', account.id, account.username, profile.id);
   }
@@ -212,17 +214,17 @@ export class PlatformAccounts {
   /** POST /tiktok/exchange-code: the Login Kit flow verifies the username TikTok names for the code. */
   async exchangeTikTokCode(wallet: string, code: string, state: string | undefined) {
     const { codeVerifier } = await this.oauth.consume(wallet, 'tiktok', state);
-    if (!codeVerifier) throw AppError.badRequest(SERVER_MESSAGES.oauthStateInvalid, 'oauth_state_invalid');
+    if (!codeVerifier) throw new DomainError('oauth_state_invalid', SERVER_MESSAGES.oauthStateInvalid);
     const result = await this.deps.tiktok.exchangeCode(code, codeVerifier).catch((err: unknown) => {
-      const mapped = platformAppError(err);
-      if (mapped instanceof AppError && mapped.status === 401) {
-        throw new AppError(400, 'exchange_failed', SERVER_MESSAGES.exchangeFailed);
+      const mapped = platformDomainError(err);
+      if (mapped instanceof DomainError && mapped.code === 'platform_token_invalid') {
+        throw new DomainError('exchange_failed', SERVER_MESSAGES.exchangeFailed);
       }
       throw mapped;
     });
     const username = normaliseUsername(result.username);
     if (await this.deps.isLive(wallet))
-      throw AppError.conflict(SERVER_MESSAGES.usernameWhileLive, 'streamer_live');
+      throw new DomainError('streamer_live', SERVER_MESSAGES.usernameWhileLive);
     await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
     const account = await this.deps.prisma.platformAccount.upsert({
       where: { wallet_platform: { wallet, platform: 'tiktok' } },
@@ -250,7 +252,7 @@ export class PlatformAccounts {
         ],
       },
     });
-    if (taken) throw AppError.conflict(SERVER_MESSAGES[`${platform}AccountTaken`], 'account_taken');
+    if (taken) throw new DomainError('account_taken', SERVER_MESSAGES[`${platform}AccountTaken`]);
   }
 
   private async markVerified(
@@ -274,7 +276,7 @@ export class PlatformAccounts {
       });
     } catch (err) {
       if (isUniqueViolation(err)) {
-        throw AppError.conflict(SERVER_MESSAGES[`${platform}AccountTaken`], 'account_taken');
+        throw new DomainError('account_taken', SERVER_MESSAGES[`${platform}AccountTaken`]);
       }
       throw err;
     }

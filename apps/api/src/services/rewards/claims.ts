@@ -13,19 +13,18 @@ import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import { DATABASE_POOL_SIZE, type PrismaClient } from '../../db/index.ts';
+import { DomainError } from '../../errors.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Logger } from '../../logger.ts';
 import { getMaintenance } from '../maintenance.ts';
 import { Confirmations, isSettled, SIGNATURE_STATUS_PAGE, signatureStatuses } from './confirmations.ts';
-import { RewardsError, verifySelfTransfer } from './request-signature.ts';
+import { verifySelfTransfer } from './request-signature.ts';
 import { signPayout, type Treasury, treasuryBalance } from './treasury.ts';
 
 /** pg advisory lock key of claim reconciliation ('STRMCLAI'). */
 const RECONCILE_LOCK_KEY = 0x5354524d434c4149n;
 /** A reservation older than this was never sent (a collect turns it into `sent` within seconds). */
 const RESERVED_STALE_MS = 120_000;
-
-export { RewardsError };
 
 export interface ClaimDeps {
   prisma: PrismaClient;
@@ -119,7 +118,7 @@ export class ClaimService {
 
   /**
    * The database phase waits for a slot; sending and waiting for the payout's confirmation do not hold one.
-   * Every failure is answered with a RewardsError (a specific reason); an unexpected one is logged with its
+   * Every failure is answered with a DomainError (a specific reason); an unexpected one is logged with its
    * claim and answered payoutFailed (or the database's message, socket/rewards.ts).
    */
   private async collectOnce(wallet: string, requestSignature: string): Promise<Collected> {
@@ -130,11 +129,11 @@ export class ClaimService {
           this.prepare(wallet, requestSignature, (id) => {
             claimId = id;
           }),
-        () => new RewardsError(SERVER_MESSAGES.collectBusy),
+        () => new DomainError('collect_busy', SERVER_MESSAGES.collectBusy),
       );
       return await this.pay(prepared);
     } catch (err) {
-      if (!(err instanceof RewardsError)) {
+      if (!(err instanceof DomainError)) {
         this.deps.logger.error({ err, wallet, requestSignature, claimId }, 'collect failed unexpectedly');
       }
       throw err;
@@ -145,38 +144,40 @@ export class ClaimService {
   private async prepare(wallet: string, requestSignature: string, onClaim: (id: number) => void) {
     const { prisma, connection, clock } = this.deps;
     if (this.deps.hasAccess && !(await this.deps.hasAccess(wallet))) {
-      throw new RewardsError(SERVER_MESSAGES.betaAccessRequired);
+      throw new DomainError('beta_access_required', SERVER_MESSAGES.betaAccessRequired);
     }
     if (this.deps.chainAvailable && !(await this.deps.chainAvailable())) {
-      throw new RewardsError(CLIENT_MESSAGES.networkCongestion);
+      throw new DomainError('network_congestion', CLIENT_MESSAGES.networkCongestion);
     }
-    if (await this.deps.isLive(wallet)) throw new RewardsError(SERVER_MESSAGES.collectWhileLive);
+    if (await this.deps.isLive(wallet))
+      throw new DomainError('collect_while_live', SERVER_MESSAGES.collectWhileLive);
     // Maintenance pauses collects (checked when the collect's turn comes, so a queued one waits it out).
     if ((await getMaintenance(prisma)).is_maintenance) {
-      throw new RewardsError(SERVER_MESSAGES.maintenanceActive);
+      throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
     }
     const streamer = await prisma.streamer.findUnique({ where: { wallet } });
     if (!streamer || streamer.pendingRewardUnits <= 0n)
-      throw new RewardsError(SERVER_MESSAGES.nothingToCollect);
+      throw new DomainError('nothing_to_collect', SERVER_MESSAGES.nothingToCollect);
     if (await prisma.rewardClaim.findUnique({ where: { requestSignature } })) {
-      throw new RewardsError(SERVER_MESSAGES.collectSignatureUsed);
+      throw new DomainError('collect_signature_used', SERVER_MESSAGES.collectSignatureUsed);
     }
     this.treasury ??= this.deps.treasury().catch((err: unknown) => {
       this.treasury = undefined;
       throw err;
     });
     const treasury = await this.treasury.catch(() => null);
-    if (!treasury) throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
+    if (!treasury) throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
     await verifySelfTransfer(connection, requestSignature, wallet, clock.now()).catch((err: unknown) => {
-      if (err instanceof RewardsError) throw err;
+      if (err instanceof DomainError) throw err;
       this.deps.logger.warn({ err, wallet }, 'collect: request transaction unreadable');
-      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+      throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
     });
     const available = await treasuryBalance(connection, treasury).catch((err: unknown) => {
       this.deps.logger.warn({ err }, 'collect: treasury balance unreadable');
-      throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
+      throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
     });
-    if (available < streamer.pendingRewardUnits) throw new RewardsError(SERVER_MESSAGES.treasuryEmpty);
+    if (available < streamer.pendingRewardUnits)
+      throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
 
     const claim = await this.reserve(wallet, requestSignature);
     onClaim(claim.id);
@@ -187,7 +188,7 @@ export class ClaimService {
       // Nothing was sent: the reservation goes back.
       this.deps.logger.warn({ err, claimId: claim.id }, 'collect: could not build the payout');
       await this.release(claim.id, 'failed', 'payout not built');
-      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+      throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
     }
     await prisma.rewardClaim.update({
       where: { id: claim.id, status: 'reserved' },
@@ -232,9 +233,9 @@ export class ClaimService {
     if (landed === 'failed') {
       // Landed with an error: nothing moved. The reconciler re-credits it on its next pass.
       this.deps.logger.warn({ claimId: claim.id, wallet: claim.wallet }, 'collect: payout failed on chain');
-      throw new RewardsError(SERVER_MESSAGES.payoutFailed);
+      throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
     }
-    throw new RewardsError(SERVER_MESSAGES.payoutUnconfirmed);
+    throw new DomainError('payout_unconfirmed', SERVER_MESSAGES.payoutUnconfirmed);
   }
 
   /** Moves the whole pending reward into a new claim, in one transaction; the signature is used once. */
@@ -254,9 +255,10 @@ export class ClaimService {
         return claim;
       });
     } catch (err) {
-      if (err instanceof NothingToCollect) throw new RewardsError(SERVER_MESSAGES.nothingToCollect);
+      if (err instanceof NothingToCollect)
+        throw new DomainError('nothing_to_collect', SERVER_MESSAGES.nothingToCollect);
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-        throw new RewardsError(SERVER_MESSAGES.collectSignatureUsed);
+        throw new DomainError('collect_signature_used', SERVER_MESSAGES.collectSignatureUsed);
       }
       throw err;
     }

@@ -9,8 +9,7 @@ import {
   TransactionInstruction,
 } from '@solana/web3.js';
 import { COLLECT_SIGNATURE_MAX_AGE_SECONDS, SERVER_MESSAGES } from '@strm/shared';
-
-export class RewardsError extends Error {}
+import { DomainError } from '../../errors.ts';
 
 export async function verifySelfTransfer(
   connection: Connection,
@@ -23,20 +22,21 @@ export async function verifySelfTransfer(
     maxSupportedTransactionVersion: 0,
   });
   // Without `meta` nothing says the transaction succeeded: not a proof.
-  if (!tx?.meta || tx.meta.err !== null) throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
+  if (!tx?.meta || tx.meta.err !== null)
+    throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
   const message = tx.transaction.message;
   const keys = message.getAccountKeys().staticAccountKeys;
   const owner = new PublicKey(wallet);
   // The fee payer is the first signer; it must be the wallet.
   if (!keys[0]?.equals(owner) || message.header.numRequiredSignatures < 1) {
-    throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
+    throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
   }
   let transfers = 0;
   for (const ix of message.compiledInstructions) {
     const programId = keys[ix.programIdIndex];
     if (programId?.equals(ComputeBudgetProgram.programId)) continue;
     if (!programId?.equals(SystemProgram.programId))
-      throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
+      throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
     const instruction = new TransactionInstruction({
       programId,
       keys: ix.accountKeyIndexes.map((i) => ({ pubkey: keys[i]!, isSigner: false, isWritable: false })),
@@ -48,18 +48,18 @@ export async function verifySelfTransfer(
         throw new Error('not a transfer');
       decoded = SystemInstruction.decodeTransfer(instruction);
     } catch {
-      throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
+      throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
     }
     if (!decoded.fromPubkey.equals(owner) || !decoded.toPubkey.equals(owner)) {
-      throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
+      throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
     }
     transfers++;
   }
-  if (!transfers) throw new RewardsError(SERVER_MESSAGES.collectSignatureInvalid);
+  if (!transfers) throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
   if (
     tx.blockTime == null ||
     now.getTime() - tx.blockTime * 1000 > COLLECT_SIGNATURE_MAX_AGE_SECONDS * 1000
   ) {
-    throw new RewardsError(SERVER_MESSAGES.collectSignatureOld);
+    throw new DomainError('collect_signature_old', SERVER_MESSAGES.collectSignatureOld);
   }
 }

@@ -2,15 +2,7 @@
 import { fromBaseUnits, PRODUCT, SERVER_MESSAGES, TIMEZONE_MAX_CHANGES, toBaseUnits } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
-
-export class SettingsError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { DomainError } from '../../errors.ts';
 
 /**
  * PUT /streamer/timezone. The first setting (the browser's zone at first sign-in) is not a change; after
@@ -22,7 +14,8 @@ export async function changeTimezone(
   wallet: string,
   timezone: string,
 ) {
-  if (await deps.isLive(wallet)) throw new SettingsError(409, SERVER_MESSAGES.timezoneWhileLive);
+  if (await deps.isLive(wallet))
+    throw new DomainError('timezone_while_live', SERVER_MESSAGES.timezoneWhileLive);
   const now = deps.clock.now();
   return deps.prisma.$transaction(async (tx) => {
     await tx.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
@@ -40,7 +33,8 @@ export async function changeTimezone(
     if (row.timezone === timezone) {
       return answer({ timezone, timezoneChangedTimes: row.changed, timezoneSetAt: row.setAt });
     }
-    if (row.changed > TIMEZONE_MAX_CHANGES) throw new SettingsError(409, SERVER_MESSAGES.timezoneLimit);
+    if (row.changed > TIMEZONE_MAX_CHANGES)
+      throw new DomainError('timezone_limit', SERVER_MESSAGES.timezoneLimit);
     return answer(
       await tx.streamer.update({
         where: { wallet },
@@ -63,7 +57,7 @@ export async function adjustPendingReward(
   deps: { prisma: PrismaClient; clock: Clock; maxAmount: number },
   input: { admin: string; wallet: string; amount: number; reason?: string },
 ) {
-  if (input.admin === input.wallet) throw new SettingsError(403, ownPendingRewardRefused);
+  if (input.admin === input.wallet) throw new DomainError('own_pending_reward', ownPendingRewardRefused);
   const units = toBaseUnits(input.amount);
   const maxUnits = toBaseUnits(deps.maxAmount);
   return deps.prisma.$transaction(async (tx) => {
@@ -76,7 +70,7 @@ export async function adjustPendingReward(
       SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${input.wallet} FOR UPDATE`;
     const previous = row?.pending ?? 0n;
     if (units > maxUnits && units > previous)
-      throw new SettingsError(400, adjustmentAboveMax(deps.maxAmount));
+      throw new DomainError('adjustment_above_max', adjustmentAboveMax(deps.maxAmount));
     await tx.streamer.update({ where: { wallet: input.wallet }, data: { pendingRewardUnits: units } });
     const audit = await tx.pendingRewardAdjustment.create({
       data: {
