@@ -1,8 +1,8 @@
 // The SBF suite's harness: the program's SBF build (target/deploy/mining.so) in LiteSVM with its SPL Token
-// and Associated Token programs. It mirrors the native harness (programs/mining-tests/tests/common) method for
-// method, so that each native test has a twin here that reads the same: a started chain with a 6-decimal
-// mint that has no freeze authority, the program deployed as `anchor deploy` leaves it, and the program's
-// instructions built by Anchor from the IDL. Amounts are base units (`UNIT` per whole token).
+// and Associated Token programs. It mirrors the native harness (programs/mining-tests/tests/mining/support)
+// method for method, so that each native test has a twin here that reads the same: a started chain with a
+// 6-decimal mint that has no freeze authority, the program deployed as `anchor deploy` leaves it, and the
+// program's instructions built by Anchor from the IDL. Amounts are base units (`UNIT` per whole token).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -45,7 +45,8 @@ import type { Mining } from '../src/idl/mining.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const SO = process.env.STRM_MINING_SO ?? join(root, 'target', 'deploy', 'mining.so');
-export const NATIVE_TESTS = join(root, 'programs', 'mining-tests', 'tests', 'mining.rs');
+/** The native suite's test binary: a module per behaviour, the harness in support/. */
+export const NATIVE_TESTS = join(root, 'programs', 'mining-tests', 'tests', 'mining');
 export const DECIMALS = 6;
 export const UNIT = 1_000_000n;
 const BPF_LOADER_2 = new PublicKey('BPFLoader2111111111111111111111111111111111');

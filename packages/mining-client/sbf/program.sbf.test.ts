@@ -3,11 +3,11 @@
 // LiteSVM's SPL Token and Associated Token programs. Run by `pnpm test:sbf` (scripts/sbf/test.mjs), which
 // builds the .so first; each instruction's compute units are printed and checked against a budget.
 //
-// Every test of the native suite (programs/mining-tests/tests/mining.rs) has a twin here, titled with the
+// Every test of the native suite (programs/mining-tests/tests/mining/) has a twin here, titled with the
 // native test's name (underscores as spaces), asserting the same error codes, balances and account data
 // on the .so; the last test checks that no native test is left without one. The tests after the twins are
 // the SBF run's own (the client's transaction, the full tier table, compute budgets).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -847,9 +847,12 @@ describe.skipIf(!haveSo)('the mining program as SBF (LiteSVM)', () => {
     });
 
     it('every native test has a twin here', () => {
-      const native = [
-        ...readFileSync(NATIVE_TESTS, 'utf8').matchAll(/#\[tokio::test\]\s*async fn (\w+)/g),
-      ].map((m) => m[1]?.replaceAll('_', ' ') ?? '');
+      const native = readdirSync(NATIVE_TESTS, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.rs'))
+        .flatMap((file) => [
+          ...readFileSync(join(NATIVE_TESTS, file), 'utf8').matchAll(/#\[tokio::test\]\s*async fn (\w+)/g),
+        ])
+        .map((m) => m[1]?.replaceAll('_', ' ') ?? '');
       expect(native.length).toBeGreaterThanOrEqual(40);
       const own = readFileSync(fileURLToPath(import.meta.url), 'utf8');
       const missing = native.filter((name) => !own.includes(`it('${name}',`));

@@ -1,2 +1,2 @@
-//! The mining program's native test suite lives in `tests/` (the harness in `tests/common`); this crate has
-//! no code of its own. See programs/mining/README.md, "Tests".
+//! The mining program's native test suite lives in `tests/mining/` (a module per behaviour, the harness in
+//! `support/`); this crate has no code of its own. See programs/mining/README.md, "Tests".

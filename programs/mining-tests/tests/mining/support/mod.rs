@@ -1,8 +1,12 @@
 //! A native test harness: agave's bank (solana-program-test) running the mining program natively, with
 //! the real SPL Token and Associated Token programs that program-test loads.
-#![allow(dead_code)]
 
-use anchor_lang::{AccountDeserialize, AnchorDeserialize, Event, InstructionData, ToAccountMetas};
+mod errors;
+mod instructions;
+
+pub use errors::*;
+
+use anchor_lang::{AccountDeserialize, AnchorDeserialize, Event};
 use mining::state::{Config, Streamer};
 use solana_loader_v3_interface::state::UpgradeableLoaderState;
 use solana_program_test::{processor, BanksClientError, ProgramTest, ProgramTestContext};
@@ -11,15 +15,15 @@ use solana_sdk::{
     account_info::AccountInfo,
     entrypoint::ProgramResult,
     hash::Hash,
-    instruction::{Instruction, InstructionError},
+    instruction::Instruction,
     program_pack::Pack,
     pubkey::Pubkey,
     rent::Rent,
     signature::{Keypair, Signer},
-    transaction::{Transaction, TransactionError},
+    transaction::Transaction,
 };
 use solana_sdk_ids::bpf_loader_upgradeable;
-use solana_system_interface::{instruction as system_instruction, program as system_program};
+use solana_system_interface::instruction as system_instruction;
 use spl_associated_token_account::get_associated_token_address;
 
 pub const DECIMALS: u8 = 6;
@@ -79,23 +83,6 @@ pub fn streamer_pda(wallet: &Pubkey) -> Pubkey {
 
 pub fn holdings_address(wallet: &Pubkey, mint: &Pubkey) -> Pubkey {
     get_associated_token_address(&streamer_pda(wallet), mint)
-}
-
-/// The custom program error code of a failed transaction, if that is how it failed.
-pub fn custom_code(err: &BanksClientError) -> Option<u32> {
-    match err {
-        BanksClientError::TransactionError(TransactionError::InstructionError(_, InstructionError::Custom(c)))
-        | BanksClientError::SimulationError {
-            err: TransactionError::InstructionError(_, InstructionError::Custom(c)),
-            ..
-        } => Some(*c),
-        _ => None,
-    }
-}
-
-pub fn expect_code(result: Result<(), BanksClientError>, code: u32) {
-    let err = result.expect_err(&format!("expected error {code}, the transaction succeeded"));
-    assert_eq!(custom_code(&err), Some(code), "unexpected failure: {err:?}");
 }
 
 /// The events of type `E` in a transaction's logs, decoded as an indexer reads them
@@ -293,166 +280,5 @@ impl Harness {
     pub async fn streamer(&mut self, wallet: &Pubkey) -> Streamer {
         let acc = self.account(&streamer_pda(wallet)).await.expect("streamer exists");
         Streamer::try_deserialize(&mut acc.data.as_slice()).unwrap()
-    }
-
-    // ---- instructions ----
-
-    pub fn initialize_ix(&self, authority: &Pubkey, mint: &Pubkey) -> Instruction {
-        Instruction {
-            program_id: mining::ID,
-            accounts: mining::accounts::Initialize {
-                authority: *authority,
-                program_data: program_data_address(),
-                config: config_pda(),
-                token_mint: *mint,
-                system_program: system_program::ID,
-            }
-            .to_account_metas(None),
-            data: mining::instruction::Initialize {}.data(),
-        }
-    }
-
-    pub async fn initialize(&mut self) -> Result<(), BanksClientError> {
-        let authority = self.authority.insecure_clone();
-        let ix = self.initialize_ix(&authority.pubkey(), &self.mint.pubkey());
-        self.send(&[ix], &[&authority]).await
-    }
-
-    fn manage_accounts(signer: &Pubkey) -> Vec<solana_sdk::instruction::AccountMeta> {
-        mining::accounts::ConfigAuthority { authority: *signer, config: config_pda() }.to_account_metas(None)
-    }
-
-    pub async fn add_tier(&mut self, signer: &Keypair, name: &str, deposit: u64) -> Result<(), BanksClientError> {
-        let ix = Instruction {
-            program_id: mining::ID,
-            accounts: Self::manage_accounts(&signer.pubkey()),
-            data: mining::instruction::AddTier { name: name.to_string(), deposit }.data(),
-        };
-        self.send(&[ix], &[signer]).await
-    }
-
-    pub async fn update_tier(&mut self, signer: &Keypair, name: &str, deposit: u64) -> Result<(), BanksClientError> {
-        let ix = Instruction {
-            program_id: mining::ID,
-            accounts: Self::manage_accounts(&signer.pubkey()),
-            data: mining::instruction::UpdateTier { name: name.to_string(), deposit }.data(),
-        };
-        self.send(&[ix], &[signer]).await
-    }
-
-    pub async fn propose_authority(
-        &mut self,
-        signer: &Keypair,
-        new_authority: Option<Pubkey>,
-    ) -> Result<(), BanksClientError> {
-        let ix = Instruction {
-            program_id: mining::ID,
-            accounts: mining::accounts::ConfigAuthority { authority: signer.pubkey(), config: config_pda() }
-                .to_account_metas(None),
-            data: mining::instruction::ProposeAuthority { new_authority }.data(),
-        };
-        self.send(&[ix], &[signer]).await
-    }
-
-    pub async fn accept_authority(&mut self, signer: &Keypair) -> Result<(), BanksClientError> {
-        let ix = Instruction {
-            program_id: mining::ID,
-            accounts: mining::accounts::AcceptAuthority { new_authority: signer.pubkey(), config: config_pda() }
-                .to_account_metas(None),
-            data: mining::instruction::AcceptAuthority {}.data(),
-        };
-        self.send(&[ix], &[signer]).await
-    }
-
-    pub async fn remove_tier(&mut self, signer: &Keypair, name: &str) -> Result<(), BanksClientError> {
-        let ix = Instruction {
-            program_id: mining::ID,
-            accounts: Self::manage_accounts(&signer.pubkey()),
-            data: mining::instruction::RemoveTier { name: name.to_string() }.data(),
-        };
-        self.send(&[ix], &[signer]).await
-    }
-
-    pub fn activate_ix(
-        &self,
-        wallet: &Pubkey,
-        wallet_token: &Pubkey,
-        holdings: &Pubkey,
-        tier: &str,
-        expected_deposit: u64,
-    ) -> Instruction {
-        Instruction {
-            program_id: mining::ID,
-            accounts: mining::accounts::ActivateTier {
-                wallet: *wallet,
-                config: config_pda(),
-                streamer: streamer_pda(wallet),
-                token_mint: self.mint.pubkey(),
-                wallet_token_account: *wallet_token,
-                holdings: *holdings,
-                token_program: spl_token::ID,
-                associated_token_program: spl_associated_token_account::ID,
-                system_program: system_program::ID,
-            }
-            .to_account_metas(None),
-            data: mining::instruction::ActivateTier { tier_name: tier.to_string(), expected_deposit }.data(),
-        }
-    }
-
-    /// The deposit a client shows for `tier` (the config's current one; 0 for an unknown tier).
-    pub async fn deposit_of(&mut self, tier: &str) -> u64 {
-        self.config().await.tiers.iter().find(|t| t.name == tier).map(|t| t.deposit).unwrap_or_default()
-    }
-
-    /// Activates `tier`, expecting the deposit the config asks now (as a client that just read it).
-    pub async fn activate(
-        &mut self,
-        wallet: &Keypair,
-        wallet_token: &Pubkey,
-        tier: &str,
-    ) -> Result<(), BanksClientError> {
-        let expected = self.deposit_of(tier).await;
-        self.activate_expecting(wallet, wallet_token, tier, expected).await
-    }
-
-    pub async fn activate_expecting(
-        &mut self,
-        wallet: &Keypair,
-        wallet_token: &Pubkey,
-        tier: &str,
-        expected_deposit: u64,
-    ) -> Result<(), BanksClientError> {
-        let holdings = holdings_address(&wallet.pubkey(), &self.mint.pubkey());
-        let ix = self.activate_ix(&wallet.pubkey(), wallet_token, &holdings, tier, expected_deposit);
-        self.send(&[ix], &[wallet]).await
-    }
-
-    pub fn deactivate_ix(
-        &self,
-        wallet: &Pubkey,
-        streamer: &Pubkey,
-        wallet_token: &Pubkey,
-        holdings: &Pubkey,
-    ) -> Instruction {
-        Instruction {
-            program_id: mining::ID,
-            accounts: mining::accounts::DeactivateTier {
-                wallet: *wallet,
-                config: config_pda(),
-                streamer: *streamer,
-                token_mint: self.mint.pubkey(),
-                wallet_token_account: *wallet_token,
-                holdings: *holdings,
-                token_program: spl_token::ID,
-            }
-            .to_account_metas(None),
-            data: mining::instruction::DeactivateTier {}.data(),
-        }
-    }
-
-    pub async fn deactivate(&mut self, wallet: &Keypair, wallet_token: &Pubkey) -> Result<(), BanksClientError> {
-        let w = wallet.pubkey();
-        let ix = self.deactivate_ix(&w, &streamer_pda(&w), wallet_token, &holdings_address(&w, &self.mint.pubkey()));
-        self.send(&[ix], &[wallet]).await
     }
 }
