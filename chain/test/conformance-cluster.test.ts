@@ -1,0 +1,223 @@
+// The local chain against the public client libraries only (@solana/web3.js, @solana/spl-token,
+// @coral-xyz/anchor through @strm/mining-client), as the apps use any cluster: the cluster's answers,
+// transactions refused or simulated as wallets send them, and restarts.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TOKEN_PROGRAM_ID, createAssociatedTokenAccount, mintTo } from '@solana/spl-token';
+import {
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SYSVAR_CLOCK_PUBKEY,
+  SendTransactionError,
+  SystemProgram,
+  Transaction,
+  sendAndConfirmTransaction,
+} from '@solana/web3.js';
+import { activateTierInstructions, miningProgram, streamerStatus, tokenBalance } from '@strm/mining-client';
+import { describe, expect, it } from 'vitest';
+import { CHEAT_TOKEN_HEADER, readKeypair, startLocalChain } from '../ts/index.ts';
+import { openPubSub } from './pubsub-client.ts';
+import { freePortPair, rpc } from './support.ts';
+import { UNIT, chain, fundedWallet, pollInterval, useConformanceChain } from './conformance-support.ts';
+
+useConformanceChain();
+
+describe('cluster basics', () => {
+  it('answers health, version, genesis hash, slot and blockhash like a validator', async () => {
+    expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
+    expect((await chain.connection.getVersion())['solana-core']).toMatch(/^2\./);
+    expect(await chain.connection.getGenesisHash()).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const { blockhash, lastValidBlockHeight } = await chain.connection.getLatestBlockhash();
+    expect(lastValidBlockHeight).toBeGreaterThanOrEqual(await chain.connection.getBlockHeight());
+    expect(await chain.connection.isBlockhashValid(blockhash)).toMatchObject({ value: true });
+    expect((await chain.connection.isBlockhashValid('11111111111111111111111111111111')).value).toBe(false);
+    expect(await chain.connection.getMinimumBalanceForRentExemption(165)).toBeGreaterThan(0);
+  });
+
+  it('counts slots and block heights at a validator’s pace, in the clock programs read too', async () => {
+    // Waits for three slots, as a caller does (polling), and times them: each lasts at least 400 ms, so n
+    // slots passing in the time measured took at least (n - 1) × 400 ms (the chain counts a slot within
+    // 50 ms of it starting). How much longer they take depends on the machine's load, not bounded here.
+    const started = performance.now();
+    const before = await chain.connection.getSlot();
+    let after = before;
+    while (after < before + 3) {
+      await pollInterval();
+      after = await chain.connection.getSlot();
+    }
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual((after - before - 1) * 400 - 60);
+    // A blockhash is valid for 150 blocks after the height it was made at, which is the latest height or
+    // close behind it. A block can be made between two calls, so the height is read on both sides.
+    const heightBefore = await chain.connection.getBlockHeight();
+    const { lastValidBlockHeight } = await chain.connection.getLatestBlockhash();
+    const heightAfter = await chain.connection.getBlockHeight();
+    expect(lastValidBlockHeight - 150).toBeGreaterThan(heightBefore - 10);
+    expect(lastValidBlockHeight - 150).toBeLessThanOrEqual(heightAfter);
+    const epoch = await chain.connection.getEpochInfo();
+    expect(epoch.absoluteSlot).toBeGreaterThanOrEqual(after);
+    // Genesis ran transactions (mint, treasury, config).
+    expect(epoch.transactionCount).toBeGreaterThan(0);
+    expect(await chain.connection.getTransactionCount()).toBeGreaterThanOrEqual(epoch.transactionCount!);
+
+    const clock = await chain.connection.getParsedAccountInfo(SYSVAR_CLOCK_PUBKEY);
+    const info = (clock.value?.data as { parsed: { info: { slot: number; unixTimestamp: number } } }).parsed
+      .info;
+    expect(Math.abs(info.slot - (await chain.connection.getSlot()))).toBeLessThanOrEqual(2);
+    expect(Math.abs(info.unixTimestamp - Date.now() / 1000)).toBeLessThan(5);
+  });
+
+  it('refuses unknown methods and malformed requests with standard JSON-RPC errors', async () => {
+    expect(await rpc(chain.rpcUrl, 'getEverything')).toMatchObject({ error: { code: -32601 } });
+    expect(await rpc(chain.rpcUrl, 'getBalance', ['not-a-key'])).toMatchObject({ error: { code: -32602 } });
+    expect(await rpc(chain.rpcUrl, 'sendTransaction', ['AAAA', { encoding: 'base64' }])).toMatchObject({
+      error: { code: -32602 },
+    });
+    const garbage = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      body: '{nope',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
+    expect(
+      await rpc(chain.rpcUrl, 'sendTransaction', ['A'.repeat(2000), { encoding: 'base64' }]),
+    ).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('too large') },
+    });
+    expect(await rpc(chain.rpcUrl, 'getMinimumBalanceForRentExemption', [2 ** 63])).toMatchObject({
+      error: { code: -32600 },
+    });
+    // The local cheat code sets state, never a program the chain runs on.
+    expect(
+      await rpc(
+        chain.rpcUrl,
+        'strm_setAccount',
+        [TOKEN_PROGRAM_ID.toBase58(), { lamports: 1, owner: SystemProgram.programId.toBase58() }],
+        { [CHEAT_TOKEN_HEADER]: chain.cheatToken },
+      ),
+    ).toMatchObject({ error: { code: -32602 } });
+    // Still serving after all that, and a validator's HTTP health check answers too.
+    expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
+    expect(await (await fetch(`${chain.rpcUrl}/health`)).text()).toBe('ok');
+  });
+});
+
+describe('transactions', () => {
+  function transferTo(from: Keypair, to: PublicKey, blockhash: string) {
+    return new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: LAMPORTS_PER_SOL }),
+    );
+  }
+
+  it('refuses a forged signature, with or without preflight, and moves nothing', async () => {
+    const victim = await fundedWallet();
+    const thief = Keypair.generate();
+    const tx = transferTo(victim, thief.publicKey, (await chain.connection.getLatestBlockhash()).blockhash);
+    tx.addSignature(victim.publicKey, Buffer.alloc(64, 7));
+    const raw = tx.serialize({ verifySignatures: false });
+    for (const skipPreflight of [false, true]) {
+      const error = await chain.connection.sendRawTransaction(raw, { skipPreflight }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SendTransactionError);
+      expect((error as Error).message).toContain('Transaction signature verification failure');
+    }
+    expect(
+      await rpc(chain.rpcUrl, 'sendTransaction', [raw.toString('base64'), { encoding: 'base64' }]),
+    ).toMatchObject({ error: { code: -32003, message: 'Transaction signature verification failure' } });
+    expect(await chain.connection.getBalance(thief.publicKey)).toBe(0);
+  });
+
+  it('simulates as wallets do: with signatures checked, or with the blockhash replaced', async () => {
+    const wallet = await fundedWallet();
+    const to = Keypair.generate().publicKey;
+    // A blockhash this chain never had, as when a wallet simulates a transaction before it is final.
+    const stale = transferTo(wallet, to, Keypair.generate().publicKey.toBase58());
+    stale.sign(wallet);
+    const encoded = stale.serialize().toString('base64');
+    const plain = await rpc(chain.rpcUrl, 'simulateTransaction', [encoded, { encoding: 'base64' }]);
+    expect(plain).toMatchObject({ result: { value: { err: 'BlockhashNotFound' } } });
+    const replaced = await rpc(chain.rpcUrl, 'simulateTransaction', [
+      encoded,
+      { encoding: 'base64', replaceRecentBlockhash: true },
+    ]);
+    expect(replaced).toMatchObject({
+      result: {
+        value: {
+          err: null,
+          logs: expect.arrayContaining(['Program 11111111111111111111111111111111 success']),
+          replacementBlockhash: { blockhash: expect.any(String), lastValidBlockHeight: expect.any(Number) },
+        },
+      },
+    });
+
+    const forged = transferTo(wallet, to, (await chain.connection.getLatestBlockhash()).blockhash);
+    forged.addSignature(wallet.publicKey, Buffer.alloc(64, 1));
+    const forgedEncoded = forged.serialize({ verifySignatures: false }).toString('base64');
+    expect(
+      await rpc(chain.rpcUrl, 'simulateTransaction', [
+        forgedEncoded,
+        { encoding: 'base64', sigVerify: true },
+      ]),
+    ).toMatchObject({ error: { code: -32003 } });
+    expect(
+      await rpc(chain.rpcUrl, 'simulateTransaction', [
+        forgedEncoded,
+        { encoding: 'base64', sigVerify: true, replaceRecentBlockhash: true },
+      ]),
+    ).toMatchObject({ error: { code: -32602 } });
+    expect(await chain.connection.getBalance(to)).toBe(0);
+  });
+});
+
+describe('restarts', () => {
+  it('keep every account: the same mint, balances and streamer records', async () => {
+    // The suite's chain was built in beforeAll; this test only restarts it (no cargo run under the clock).
+    const dataDir = await mkdtemp(join(tmpdir(), 'strm-chain-restart-'));
+    const rpcPort = await freePortPair();
+    try {
+      const first = await startLocalChain({ dataDir, rpcPort, build: false });
+      const firstProgram = miningProgram(first.connection);
+      const firstMint = new PublicKey(first.info.mint);
+      const firstAuthority = readKeypair(first.info.keypairs.authority);
+      const wallet = Keypair.generate();
+      const airdrop = await first.connection.requestAirdrop(wallet.publicKey, LAMPORTS_PER_SOL);
+      await first.connection.confirmTransaction({
+        signature: airdrop,
+        ...(await first.connection.getLatestBlockhash()),
+      });
+      const ata = await createAssociatedTokenAccount(first.connection, wallet, firstMint, wallet.publicKey);
+      await mintTo(first.connection, firstAuthority, firstMint, ata, firstAuthority, 1000n * UNIT);
+      await sendAndConfirmTransaction(
+        first.connection,
+        new Transaction().add(
+          ...(await activateTierInstructions(firstProgram, wallet.publicKey, 'Tier 1', 1000n * UNIT)),
+        ),
+        [wallet],
+      );
+      // Subscribers are told the chain stopped on purpose (a normal closure), so clients such as
+      // web3.js do not keep reconnecting to it.
+      const subscriber = await openPubSub(first.wsUrl);
+      await first.stop();
+      expect(await subscriber.closed).toBe(1000);
+
+      const second = await startLocalChain({ dataDir, rpcPort, build: false });
+      try {
+        expect(second.info.mint).toBe(first.info.mint);
+        expect(await streamerStatus(miningProgram(second.connection), wallet.publicKey)).toEqual({
+          activeTier: 'Tier 1',
+          isMining: true,
+        });
+        expect(await second.connection.getBalance(wallet.publicKey)).toBeGreaterThan(0);
+        expect(await tokenBalance(second.connection, wallet.publicKey, firstMint)).toBe(0);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
