@@ -79,6 +79,21 @@ export const ERROR_CODES = [
   'treasury_empty',
   'payout_failed',
   'payout_unconfirmed',
+  // Mining sessions (start-stream, join-room, increase-rate, a request forwarded to another instance)
+  'platform_not_available',
+  'platform_not_verified',
+  'platform_connect_failed',
+  'tier_read_failed',
+  'no_tier',
+  'tier_not_found',
+  'not_live',
+  'twitch_not_live',
+  'session_invalid',
+  'already_mining',
+  'daily_limit_reached',
+  'not_mining',
+  'rate_not_due',
+  'owner_unreachable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -71,6 +71,20 @@ const STATUS: Record<ErrorCode, number | readonly [status: number, error: string
   treasury_empty: 503,
   payout_failed: 502,
   payout_unconfirmed: 502,
+  platform_not_available: 404,
+  platform_not_verified: 409,
+  platform_connect_failed: 502,
+  tier_read_failed: 503,
+  no_tier: 409,
+  tier_not_found: 404,
+  not_live: 409,
+  twitch_not_live: 409,
+  session_invalid: 409,
+  already_mining: 409,
+  daily_limit_reached: 409,
+  not_mining: 409,
+  rate_not_due: 409,
+  owner_unreachable: 503,
 };
 
 /** The status and the `error` name of a domain error's code. */

@@ -3,7 +3,6 @@
 import { type ClientEventName, SERVER_MESSAGES } from '@strm/shared';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DomainError, type ErrorCode, type ErrorDetails } from '../errors.ts';
-import { MiningError, type MiningRefusal } from '../services/mining/engine.ts';
 
 export type RefusalEvent =
   | 'error'
@@ -26,15 +25,19 @@ const ANSWERED_WITH: Partial<Record<ClientEventName, RefusalEvent>> = {
   'collect-rewards': 'rewards-error',
 };
 
-/** The other requests' refusals whose event is not `error`. */
-const EVENT_OF: Partial<Record<ErrorCode, RefusalEvent>> = {};
-
-/** Each kind of the mining engine's refusals, as the event its client is answered with. */
-const MINING_EVENT: Record<MiningRefusal, RefusalEvent> = {
-  room: 'room-error',
-  request: 'error',
-  'daily-limit': 'dailyLimitReached',
-  'twitch-not-live': 'twitch:not-live',
+/** The other requests' refusals whose event is not `error` (the mining engine's: spec §4, §8). */
+const EVENT_OF: Partial<Record<ErrorCode, RefusalEvent>> = {
+  platform_not_available: 'room-error',
+  platform_not_verified: 'room-error',
+  platform_connect_failed: 'room-error',
+  tier_read_failed: 'room-error',
+  no_tier: 'room-error',
+  tier_not_found: 'room-error',
+  not_live: 'room-error',
+  session_invalid: 'room-error',
+  maintenance: 'room-error',
+  twitch_not_live: 'twitch:not-live',
+  daily_limit_reached: 'dailyLimitReached',
 };
 
 /** What an unexpected failure of a request is told, where the spec says (else SERVER_MESSAGES.socketError). */
@@ -47,13 +50,6 @@ export function refusalOf(err: unknown, request: ClientEventName): Refusal | und
   const answered = ANSWERED_WITH[request];
   if (err instanceof DomainError) {
     return { event: answered ?? EVENT_OF[err.code] ?? 'error', message: err.message, details: err.details };
-  }
-  if (err instanceof MiningError) {
-    return {
-      event: MINING_EVENT[err.refusal],
-      message: err.message,
-      details: err.refusal === 'daily-limit' ? { currentDailyDuration: err.currentDailyDuration } : {},
-    };
   }
   if (isDatabaseUnavailable(err)) {
     return { event: answered ?? 'error', message: SERVER_MESSAGES.databaseUnavailable, details: {} };

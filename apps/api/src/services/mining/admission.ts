@@ -6,7 +6,7 @@ import { normaliseUsername } from '../../platforms/adapter.ts';
 import type { RecordChange, TierActivation } from '../chain/streamer-records.ts';
 import { type EngineContext, platformLabel } from './context.ts';
 import { engagementBoostPermille } from './engagement.ts';
-import { MiningError } from './errors.ts';
+import { DomainError } from '../../errors.ts';
 import { rateAt } from './rate.ts';
 import { buildSession, type LiveSession } from './session.ts';
 import { OpenSessionExists } from './store.ts';
@@ -20,9 +20,10 @@ async function verifiedAccount(
   username?: string,
 ) {
   const account = await ctx.streamers.accountWithStreamer(wallet, platform);
-  if (!account?.isVerified) throw new MiningError('room', SERVER_MESSAGES[`${platform}NotVerified`]);
+  if (!account?.isVerified)
+    throw new DomainError('platform_not_verified', SERVER_MESSAGES[`${platform}NotVerified`]);
   if (username !== undefined && normaliseUsername(username) !== normaliseUsername(account.username)) {
-    throw new MiningError('room', SERVER_MESSAGES[`${platform}NotVerified`]);
+    throw new DomainError('platform_not_verified', SERVER_MESSAGES[`${platform}NotVerified`]);
   }
   const ref: PlatformAccountRef = { wallet, username: account.username, externalId: account.externalId };
   return { ...ref, streamer: account.streamer };
@@ -49,9 +50,9 @@ async function liveStatus(
   try {
     return await ctx.adapter(platform).liveStatus(account);
   } catch (err) {
-    if (err instanceof MiningError) throw err;
+    if (err instanceof DomainError) throw err;
     ctx.deps.logger.warn({ err, platform }, 'platform live status unavailable');
-    throw new MiningError('room', `Failed to connect to ${platformLabel(platform)} Live`);
+    throw new DomainError('platform_connect_failed', `Failed to connect to ${platformLabel(platform)} Live`);
   }
 }
 
@@ -62,9 +63,9 @@ async function readTierActivation(
 ): Promise<TierActivation> {
   const record = await ctx.deps.records.read(wallet).catch((err: unknown) => {
     ctx.deps.logger.warn({ err }, 'streamer record unreadable');
-    throw new MiningError('room', SERVER_MESSAGES.tierReadFailed);
+    throw new DomainError('tier_read_failed', SERVER_MESSAGES.tierReadFailed);
   });
-  if (!record) throw new MiningError('room', SERVER_MESSAGES[`${platform}NoTier`]);
+  if (!record) throw new DomainError('no_tier', SERVER_MESSAGES[`${platform}NoTier`]);
   return record;
 }
 
@@ -72,9 +73,9 @@ async function readTierActivation(
 export async function startSession(ctx: EngineContext, request: StartRequest): Promise<StartResult> {
   const { wallet, platform } = request;
   const { deps } = ctx;
-  if (ctx.maintenance) throw new MiningError('room', SERVER_MESSAGES.maintenanceActive);
+  if (ctx.maintenance) throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
   if (ctx.sessions.has(wallet) || ctx.starting.has(wallet)) {
-    throw new MiningError('request', SERVER_MESSAGES.alreadyMining);
+    throw new DomainError('already_mining', SERVER_MESSAGES.alreadyMining);
   }
   ctx.starting.add(wallet);
   // The record is watched before it is read: a deactivation landing at any point of the start is seen.
@@ -86,7 +87,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
   try {
     if (!(await deps.records.ready(deps.options.chainWatchWaitMs ?? 5000))) {
       deps.logger.warn({ wallet }, 'chain watch not subscribed; start refused');
-      throw new MiningError('room', SERVER_MESSAGES.tierReadFailed);
+      throw new DomainError('tier_read_failed', SERVER_MESSAGES.tierReadFailed);
     }
     // The account (with its streamer row: one query) and the chain's record, side by side.
     const [accountResult, recordResult] = await Promise.allSettled([
@@ -99,11 +100,11 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
     const account = accountResult.value;
     const record = recordResult.value;
     const tier = deps.tiers.get(record.tierName);
-    if (!tier) throw new MiningError('room', SERVER_MESSAGES.tierNotFound);
+    if (!tier) throw new DomainError('tier_not_found', SERVER_MESSAGES.tierNotFound);
     const status = await liveStatus(ctx, platform, account);
     if (!status.live) {
-      if (platform === 'twitch') throw new MiningError('twitch-not-live', SERVER_MESSAGES.twitchNotLive);
-      throw new MiningError('room', SERVER_MESSAGES.notLive);
+      if (platform === 'twitch') throw new DomainError('twitch_not_live', SERVER_MESSAGES.twitchNotLive);
+      throw new DomainError('not_live', SERVER_MESSAGES.notLive);
     }
     const { streamer } = account;
     if (
@@ -113,16 +114,14 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
       // The mirror of the chain's record (GET /streamer, increase-rate) follows the truth.
       await ctx.streamers.mirrorTierActivation(wallet, record.tierName, record.activatedAt);
     }
-    if (ctx.maintenance) throw new MiningError('room', SERVER_MESSAGES.maintenanceActive);
+    if (ctx.maintenance) throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
 
     const now = ctx.nowMs();
     const usedBeforeMs = await ctx.store.usedToday(wallet, now, streamer.timezone);
     if (usedBeforeMs >= tier.dailyMiningLimitSeconds * 1000) {
-      throw new MiningError(
-        'daily-limit',
-        SERVER_MESSAGES.dailyLimitReached,
-        Math.floor(usedBeforeMs / 1000),
-      );
+      throw new DomainError('daily_limit_reached', SERVER_MESSAGES.dailyLimitReached, {
+        currentDailyDuration: Math.floor(usedBeforeMs / 1000),
+      });
     }
     const boost = engagementBoostPermille(deps.options.engagement, status.viewers);
     const rate = rateAt(tier, record.activatedAt, new Date(now), boost);
@@ -136,7 +135,8 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
         startedAt: new Date(now),
       });
     } catch (err) {
-      if (err instanceof OpenSessionExists) throw new MiningError('request', SERVER_MESSAGES.alreadyMining);
+      if (err instanceof OpenSessionExists)
+        throw new DomainError('already_mining', SERVER_MESSAGES.alreadyMining);
       throw err;
     }
     ctx.counters.opens++;
@@ -169,7 +169,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
       await ctx.store.close(id, new Date(now), 0n, problem.reason).catch((err: unknown) => {
         deps.logger.error({ err, wallet, id }, 'closing a refused session failed');
       });
-      throw new MiningError('room', problem.message);
+      throw new DomainError('session_invalid', problem.message);
     }
     ctx.add(session);
     session.unwatch.push(unwatchRecord);

@@ -6,7 +6,7 @@ import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { StreamerStore } from '../streamer/store.ts';
 import { scheduledEnd } from './accrual.ts';
 import { type EngineCounters, engineCounters } from './counters.ts';
-import { MiningError } from './errors.ts';
+import { DomainError } from '../../errors.ts';
 import type { Due, LiveSession } from './session.ts';
 import { type Checkpoint, SessionStore } from './store.ts';
 import type { EndReason, EngineDeps } from './types.ts';
@@ -128,7 +128,8 @@ export class EngineContext {
 
   adapter(platform: StreamPlatform): PlatformAdapter {
     const adapter = this.deps.platforms.get(platform);
-    if (!adapter) throw new MiningError('room', `${platformLabel(platform)} is not available here`);
+    if (!adapter)
+      throw new DomainError('platform_not_available', `${platformLabel(platform)} is not available here`);
     return adapter;
   }
 }

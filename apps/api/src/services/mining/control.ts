@@ -3,7 +3,8 @@
 import { fromBaseUnits, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import type { EngineContext } from './context.ts';
 import { endSession, rateNow } from './ending.ts';
-import { MiningError, OWNER_UNREACHABLE } from './errors.ts';
+import { DomainError } from '../../errors.ts';
+import { OWNER_UNREACHABLE } from './errors.ts';
 import { encodeView, forward } from './forwarding.ts';
 import { adoptFor } from './ownership.ts';
 import { rateAt } from './rate.ts';
@@ -18,7 +19,7 @@ async function control(ctx: EngineContext, request: SessionControl): Promise<Ses
   if (open.ownerInstance && open.ownerAlive && open.ownerInstance !== ctx.deps.instanceId) {
     const answer = await forward(ctx, open.ownerInstance, request);
     if (answer) return answer;
-    throw new MiningError('request', OWNER_UNREACHABLE);
+    throw new DomainError('owner_unreachable', OWNER_UNREACHABLE);
   }
   await adoptFor(ctx, [wallet]);
   return controlHere(ctx, request);
@@ -34,7 +35,9 @@ export async function controlForwarded(
   try {
     return await controlHere(ctx, request);
   } catch (err) {
-    if (err instanceof MiningError) return { outcome: 'refused', refusal: err.refusal, message: err.message };
+    if (err instanceof DomainError) {
+      return { outcome: 'refused', code: err.code, message: err.message, details: err.details };
+    }
     throw err;
   }
 }
@@ -53,7 +56,7 @@ async function controlHere(ctx: EngineContext, request: SessionControl): Promise
   }
   const now = ctx.nowMs();
   if (session.boundaryAtMs == null || now < session.boundaryAtMs) {
-    return { outcome: 'refused', refusal: 'request', message: SERVER_MESSAGES.rateNotDue };
+    return { outcome: 'refused', code: 'rate_not_due', message: SERVER_MESSAGES.rateNotDue, details: {} };
   }
   const payload =
     (await endSession(ctx, session.wallet, session.id, session.boundaryAtMs, 'rate-increased')) ??
@@ -79,17 +82,17 @@ export async function stopSession(
 export async function increaseRate(ctx: EngineContext, wallet: string): Promise<RateDue> {
   const answer = await control(ctx, { kind: 'increase-rate', wallet });
   if (answer.outcome === 'rate-increased') return answer.payload;
-  if (answer.outcome === 'refused') throw new MiningError(answer.refusal, answer.message);
+  if (answer.outcome === 'refused') throw new DomainError(answer.code, answer.message, answer.details);
   const now = ctx.nowMs();
   // Not live: the session may just have ended at the boundary; answer with the rate due now.
   const last = await ctx.store.lastSession(wallet);
   const streamer = await ctx.streamers.streamer(wallet);
   const tier = last && ctx.deps.tiers.get(last.tierName);
   if (!last || !tier || !streamer?.tierActivatedAt)
-    throw new MiningError('request', SERVER_MESSAGES.notMining);
+    throw new DomainError('not_mining', SERVER_MESSAGES.notMining);
   const due = rateAt(tier, streamer.tierActivatedAt, new Date(now));
   if (due.rateUnitsPerHour <= last.rateUnitsPerHour)
-    throw new MiningError('request', SERVER_MESSAGES.rateNotDue);
+    throw new DomainError('rate_not_due', SERVER_MESSAGES.rateNotDue);
   return {
     status: 'success',
     miningRate: fromBaseUnits(due.rateUnitsPerHour),

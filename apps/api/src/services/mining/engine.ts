@@ -23,7 +23,7 @@ import type {
 } from './types.ts';
 import { liveViewAnywhere } from './view.ts';
 
-export { MiningError, type MiningRefusal, OWNER_UNREACHABLE } from './errors.ts';
+export { OWNER_UNREACHABLE } from './errors.ts';
 export type {
   EndReason,
   EngineDeps,

@@ -12,7 +12,7 @@ import type { StreamerRecords } from '../chain/streamer-records.ts';
 import type { StreamerStore } from '../streamer/store.ts';
 import type { TierCatalog } from '../tiers.ts';
 import type { EngineCounters } from './counters.ts';
-import type { MiningRefusal } from './errors.ts';
+import type { ErrorCode, ErrorDetails } from '../../errors.ts';
 import type { EngagementOptions } from './engagement.ts';
 
 /** Why a session ended. */
@@ -72,12 +72,12 @@ export interface LiveViewWire {
   boundaryAtMs: number | null;
 }
 
-/** The owner's answer (a refusal carries its kind and the message its client gets). */
+/** The owner's answer (a refusal carries its code, the message its client gets and its details). */
 export type SessionControlAnswer =
   | { outcome: 'stopped' | 'not-live' }
   | { outcome: 'rate-increased'; payload: RateDue }
   | { outcome: 'view'; view: LiveViewWire }
-  | { outcome: 'refused'; refusal: MiningRefusal; message: string };
+  | { outcome: 'refused'; code: ErrorCode; message: string; details: ErrorDetails };
 
 /** What the engine tells a wallet (all its sockets), and how it reaches other instances. */
 export interface EngineEvents {
