@@ -17,8 +17,18 @@ const devOrigin: Plugin = {
 export default defineConfig({
   plugins: [tailwindcss(), react(), devOrigin],
   resolve: {
-    // zod with the page's setting applied before any schema is built (src/lib/zod.ts).
-    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod.ts', import.meta.url)) }],
+    alias: [
+      // zod with the page's setting applied before any schema is built (src/lib/zod.ts).
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod.ts', import.meta.url)) },
+      // react-router's package exports name only its development build (dist/development: the warnings and
+      // checks meant for development, unconditionally); the page ships its production build.
+      {
+        find: /^react-router$/,
+        replacement: fileURLToPath(
+          new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url),
+        ),
+      },
+    ],
   },
   define: {
     // The product word from packages/shared, overridable at build time.
