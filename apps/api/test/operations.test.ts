@@ -246,6 +246,36 @@ describe('the built web app', () => {
     }
   });
 
+  it('serves llms.txt as Markdown under an H1 with links on the public origin', async () => {
+    const { app } = build({ WEB_ORIGINS: 'https://strm.example,http://127.0.0.1:5173' });
+    const llms = await request(app).get('/llms.txt');
+    expect(llms.status).toBe(200);
+    expect(llms.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(llms.text.split('\n')[0]).toBe('# STRM Mining Platform');
+    expect(llms.text).toContain('[Landing page](https://strm.example/)');
+    expect(llms.text).toContain('[API reference](https://strm.example/api/docs)');
+  });
+
+  it('answers 404 for a missing file or well-known URI instead of the page; a client route is still the page', async () => {
+    const { app } = build();
+    for (const path of [
+      '/.well-known/ai-catalog.json',
+      '/favicon.ico',
+      '/ads.txt',
+      '/some/where/data.json',
+    ]) {
+      const res = await request(app).get(path);
+      expect({ path, status: res.status, html: /html/.test(res.headers['content-type'] ?? '') }).toEqual({
+        path,
+        status: 404,
+        html: false,
+      });
+    }
+    const route = await request(app).get('/some/unknown/route');
+    expect(route.status).toBe(200);
+    expect(route.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('answers 404 for a missing asset instead of the page', async () => {
     const res = await request(build().app).get('/assets/index-gone.js');
     expect(res.status).toBe(404);

@@ -26,11 +26,40 @@ export function sitemapXml(origin: string): string {
 }
 
 /**
+ * llms.txt (llmstxt.org): what the site is, in Markdown under an H1, with links to its public pages and the
+ * API's reference, for language models and agents reading the site.
+ */
+export function llmsTxt(origin: string): string {
+  return [
+    '# STRM Mining Platform',
+    '',
+    '> Streamers stake STRM to activate a mining tier, go live on TikTok or Twitch, and collect STRM rewards.',
+    '',
+    '## Pages',
+    '',
+    `- [Landing page](${origin}/): the mining tiers, the calculator, the earning potential and the beta sign-up`,
+    '',
+    '## API',
+    '',
+    `- [API reference](${origin}/api/docs): every REST operation, who may call it and its errors`,
+    `- [OpenAPI description](${origin}/api/v1/openapi.json): the same, as OpenAPI 3.1 JSON`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * A path the app's client-side routes never use: a file name (a dot in its last segment: /favicon.ico,
+ * /ads.txt) or a well-known URI (/.well-known/…). Asked for and not found, it is 404, not the page: a crawler or
+ * an agent would read the page's HTML as the file.
+ */
+const FILE_PATH = /(^\/\.well-known\/)|(\.[^/]*$)/;
+
+/**
  * The built web app on the API's origin (compressed by the app's compression middleware): hashed assets
  * cached for a year, everything else (index.html, icons, manifest…) revalidated on every load so a deploy
  * shows at once. `origin` is the web app's public address (the first of WEB_ORIGINS): index.html's
- * canonical and sharing tags, robots.txt and sitemap.xml name it. Every other non-API path falls back to
- * index.html (client-side routes). Undefined when there is no build.
+ * canonical and sharing tags, robots.txt, sitemap.xml and llms.txt name it. Every other non-API path that is
+ * not a file's (FILE_PATH) falls back to index.html (client-side routes). Undefined when there is no build.
  */
 export function webApp(webDist: string, origin: string): RequestHandler | undefined {
   const indexPath = join(webDist, 'index.html');
@@ -38,6 +67,7 @@ export function webApp(webDist: string, origin: string): RequestHandler | undefi
   const indexHtml = readFileSync(indexPath, 'utf8').replace(ORIGIN_PLACEHOLDER, origin);
   const robots = robotsTxt(origin);
   const sitemap = sitemapXml(origin);
+  const llms = llmsTxt(origin);
   const hashed = join(webDist, 'assets') + sep;
   const router = Router();
   const sendIndex: RequestHandler = (req, res) => {
@@ -57,6 +87,10 @@ export function webApp(webDist: string, origin: string): RequestHandler | undefi
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/xml').send(sitemap);
   });
+  router.get('/llms.txt', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('text/markdown').send(llms);
+  });
   router.use(
     express.static(webDist, {
       index: false,
@@ -65,6 +99,8 @@ export function webApp(webDist: string, origin: string): RequestHandler | undefi
       },
     }),
   );
-  router.get(/^(?!\/api\/|\/socket\.io\/|\/assets\/|\/metrics$).*/, sendIndex);
+  router.get(/^(?!\/api\/|\/socket\.io\/|\/assets\/|\/metrics$).*/, (req, res, next) =>
+    FILE_PATH.test(req.path) ? next() : sendIndex(req, res, next),
+  );
   return router;
 }
