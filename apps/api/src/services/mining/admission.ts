@@ -11,7 +11,7 @@ import { rateAt } from './rate.ts';
 import { buildSession, type LiveSession } from './session.ts';
 import { OpenSessionExists } from './store.ts';
 import type { StartRequest, StartResult } from './types.ts';
-import { accountProblem, type Problem, recordChanged, recordProblem, watchPlatform } from './validity.ts';
+import { accountProblem, type Problem, RecordWatch, recordProblem, watchPlatform } from './validity.ts';
 
 async function verifiedAccount(
   ctx: EngineContext,
@@ -79,11 +79,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
   }
   ctx.starting.add(wallet);
   // The record is watched before it is read: a deactivation landing at any point of the start is seen.
-  const buffered: RecordChange[] = [];
-  let onRecord: (change: RecordChange) => void = (change) => {
-    buffered.push(change);
-  };
-  let unwatchRecord: (() => void) | undefined = deps.records.watch(wallet, (change) => onRecord(change));
+  const watch = new RecordWatch(ctx, wallet);
   try {
     if (!(await deps.records.ready(deps.options.chainWatchWaitMs ?? 5000))) {
       deps.logger.warn({ wallet }, 'chain watch not subscribed; start refused');
@@ -164,7 +160,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
     );
     // Open now (a rename or a verification elsewhere sees it): read the stake and the account once more.
     // What changed since they were first read ends the session where it began, nothing credited.
-    const problem = await recheckOpened(ctx, session, buffered);
+    const problem = await recheckOpened(ctx, session, watch.buffered);
     if (problem) {
       await ctx.store.close(id, new Date(now), 0n, problem.reason).catch((err: unknown) => {
         deps.logger.error({ err, wallet, id }, 'closing a refused session failed');
@@ -172,9 +168,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
       throw new DomainError('session_invalid', problem.message);
     }
     ctx.add(session);
-    session.unwatch.push(unwatchRecord);
-    unwatchRecord = undefined;
-    onRecord = (change) => recordChanged(ctx, session, change);
+    watch.handOver(session);
     watchPlatform(ctx, session, account);
     return {
       startedAt: new Date(now).toISOString(),
@@ -186,7 +180,7 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
       nextRateIncrease: rate.nextRateIncreaseAt?.toISOString() ?? null,
     };
   } finally {
-    unwatchRecord?.();
+    watch.stop();
     ctx.starting.delete(wallet);
   }
 }

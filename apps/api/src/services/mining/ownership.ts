@@ -2,14 +2,20 @@
 // departed instances are taken over by the instance their wallet's socket reached, and resumed from their
 // row; those nobody takes within the grace period are closed at their last checkpoint.
 import { fromBaseUnits } from '@strm/shared';
-import type { RecordChange } from '../chain/streamer-records.ts';
 import { minedUntil } from './accrual.ts';
 import type { EngineContext } from './context.ts';
 import { endSession } from './ending.ts';
 import { rateAt } from './rate.ts';
 import { buildSession, checkpointOf, type LiveSession } from './session.ts';
 import type { SessionRow } from './store.ts';
-import { accountProblem, recordChanged, recordProblem, tellProblem, watchPlatform } from './validity.ts';
+import {
+  accountProblem,
+  RecordWatch,
+  recordChanged,
+  recordProblem,
+  tellProblem,
+  watchPlatform,
+} from './validity.ts';
 
 /**
  * Sessions of dead (or departed) instances: those whose wallet is connected here are taken over and go
@@ -72,22 +78,18 @@ async function resume(ctx: EngineContext, row: SessionRow): Promise<void> {
   const { wallet } = row;
   const { deps } = ctx;
   const tier = deps.tiers.get(row.tierName);
-  const buffered: RecordChange[] = [];
-  let onRecord: (change: RecordChange) => void = (change) => {
-    buffered.push(change);
-  };
-  const unwatchRecord = deps.records.watch(wallet, (change) => onRecord(change));
+  const watch = new RecordWatch(ctx, wallet);
   const read = await Promise.all([
     deps.records.read(wallet),
     ctx.streamers.streamer(wallet),
     ctx.streamers.account(wallet, row.platform),
   ]).catch((err: unknown) => {
-    unwatchRecord();
+    watch.stop();
     throw err;
   });
   const [record, streamer, account] = read;
   if (!tier || !streamer?.tierActivatedAt || !account) {
-    unwatchRecord();
+    watch.stop();
     throw new Error('session context is gone');
   }
   const startedAtMs = row.startedAt.getTime();
@@ -117,8 +119,7 @@ async function resume(ctx: EngineContext, row: SessionRow): Promise<void> {
     },
   );
   ctx.add(session);
-  session.unwatch.push(unwatchRecord);
-  onRecord = (change) => recordChanged(ctx, session, change);
+  watch.handOver(session);
   watchPlatform(ctx, session, { wallet, username: account.username, externalId: account.externalId });
   deps.logger.info({ wallet, id: row.id }, 'took over a mining session');
   const problem = recordProblem(session, record) ?? accountProblem(session, account, row.platform);
@@ -132,7 +133,7 @@ async function resume(ctx: EngineContext, row: SessionRow): Promise<void> {
     return;
   }
   session.validAtMs = now;
-  for (const change of buffered) recordChanged(ctx, session, change);
+  for (const change of watch.buffered) recordChanged(ctx, session, change);
 }
 
 /** The grace period ran out here: end the session, unless the wallet is connected to another instance. */

@@ -66,6 +66,38 @@ export function recordChanged(ctx: EngineContext, session: LiveSession, change: 
   ctx.track(endSession(ctx, session.wallet, session.id, at, problem.reason));
 }
 
+/**
+ * The wallet's streamer record watched from before it is read, so a change landing at any point of a start
+ * or a take-over is seen: changes are kept (`buffered`) until a session takes the watch over, then each
+ * ends it when it changes its stake. `stop()` ends a watch no session took.
+ */
+export class RecordWatch {
+  readonly buffered: RecordChange[] = [];
+  private onChange: (change: RecordChange) => void = (change) => {
+    this.buffered.push(change);
+  };
+  private readonly unwatch: () => void;
+  private handedOver = false;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    wallet: string,
+  ) {
+    this.unwatch = ctx.deps.records.watch(wallet, (change) => this.onChange(change));
+  }
+
+  /** The session's from now: it ends the watch when it ends. */
+  handOver(session: LiveSession): void {
+    this.handedOver = true;
+    session.unwatch.push(this.unwatch);
+    this.onChange = (change) => recordChanged(this.ctx, session, change);
+  }
+
+  stop(): void {
+    if (!this.handedOver) this.unwatch();
+  }
+}
+
 /** Ends the session when the stream goes offline, or the platform cannot confirm it is live. */
 export function watchPlatform(ctx: EngineContext, session: LiveSession, account: PlatformAccountRef): void {
   const { wallet } = session;
