@@ -4,6 +4,7 @@ import {
   accrue,
   creditedUntil,
   dailyDurationAt,
+  minedUntil,
   scheduledEnd,
   settle,
 } from './accrual.ts';
@@ -54,6 +55,13 @@ describe('what a live session has earned', () => {
     const later = ms('2026-01-05T12:00:00Z');
     expect(creditedUntil(session({ capAtMs: cap }), later)).toBe(cap);
     expect(creditedUntil(session({ capAtMs: cap, boundaryAtMs: boundary }), later)).toBe(boundary);
+  });
+
+  it('counts every whole millisecond, whatever floating point makes of it in seconds', () => {
+    // 4.076 s × 1000 is 4075.999… in floating point: counted from seconds, a unit was lost.
+    const s = session({ startedAtMs: 0, rateUnitsPerHour: 250_000n });
+    expect(minedUntil(s, 4076)).toBe(283n);
+    expect(accrue(s, 4076).minedUnits).toBe(283n);
   });
 
   it('is nothing for a moment before its start', () => {

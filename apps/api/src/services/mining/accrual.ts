@@ -1,9 +1,11 @@
 // What a live session has earned at a moment, from its start, its rate fixed at the start, its daily cap,
 // its 10-day boundary and the drop of its last socket. Pure: no I/O and no clock (the caller passes the
 // moment); amounts are base units.
-import { accruedUnits } from '@strm/shared';
+import { SECONDS_PER_HOUR } from '@strm/shared';
 import { type LocalDay, localDay, usedInDay } from './daily.ts';
 import type { EndReason } from './types.ts';
+
+const MS_PER_HOUR = BigInt(SECONDS_PER_HOUR * 1000);
 
 export interface AccrualState {
   startedAtMs: number;
@@ -53,12 +55,17 @@ export function creditedUntil(s: AccrualState, nowMs: number): number {
   return Math.max(s.startedAtMs, until);
 }
 
-/** Base units mined from the start to `untilMs`. */
+/**
+ * Base units mined from the start to `untilMs`: rate × live ms / 3,600,000, floored once. From the whole
+ * milliseconds, not seconds: (ms / 1000) * 1000 is not always ms again in floating point (4076 ms gave
+ * 4075.999…, a unit short at 250,000 an hour).
+ */
 export function minedUntil(
   s: Pick<AccrualState, 'startedAtMs' | 'rateUnitsPerHour'>,
   untilMs: number,
 ): bigint {
-  return accruedUnits(s.rateUnitsPerHour, (untilMs - s.startedAtMs) / 1000);
+  const ms = untilMs - s.startedAtMs;
+  return ms > 0 ? (s.rateUnitsPerHour * BigInt(ms)) / MS_PER_HOUR : 0n;
 }
 
 /** Live seconds of the local day containing `atMs` (and that day, computed again only when `at` left it). */
