@@ -11,3 +11,10 @@ export const LEGAL_LINKS = [
   { label: 'Privacy Policy', href: import.meta.env.VITE_PRIVACY_URL ?? '/privacy' },
   { label: 'Terms of Service', href: import.meta.env.VITE_TERMS_URL ?? '/terms' },
 ] as const;
+
+/** The version badges of the dashboard, and of the maintenance and registration pages (the design card). */
+export const VERSIONS = {
+  dashboard: 'v1.1.0-Beta',
+  maintenance: 'v1.1.1-Beta',
+  registration: 'v1.1.1-Beta',
+} as const;

@@ -14,10 +14,6 @@ function configuredProductName(): string {
 /** The token ticker and product word, `{product}` in the spec. */
 export const PRODUCT = configuredProductName();
 
-export const DASHBOARD_VERSION = 'v1.1.0-Beta';
-export const MAINTENANCE_VERSION = 'v1.1.1-Beta';
-export const REGISTRATION_VERSION = MAINTENANCE_VERSION;
-
 export const TOKEN_DECIMALS = 6;
 export const BASE_UNITS_PER_TOKEN = 10n ** BigInt(TOKEN_DECIMALS);
 
@@ -38,13 +34,8 @@ export const INTERVALS_MS = {
   toast: 5000,
 } as const;
 
-export const SOCKET_RECONNECT = { attempts: 5, delayMs: 1000, delayMaxMs: 5000 } as const;
-
-export const TIER_FETCH_RETRY = { maxAttempts: 3, baseDelayMs: 1000, invalidFormatDelayMs: 1000 } as const;
-
 export const TIKTOK_API_ENABLED = false;
 export const TIMEZONE_MAX_CHANGES = 1;
-export const TWITCH_POPUP = { width: 600, height: 800 } as const;
 export const TWITCH_AUTH_MESSAGE_TYPE = 'TWITCH_AUTH';
 
 export const PLATFORMS = ['tiktok', 'twitch'] as const;

@@ -1,35 +1,4 @@
-import {
-  BASE_UNITS_PER_TOKEN,
-  RATE_DOUBLING_DAYS,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-  TOKEN_DECIMALS,
-} from './constants.ts';
-import type { Tier } from './schemas/tiers.ts';
-
-type RateTier = Pick<Tier, 'hourly_base_rate' | 'hourly_max_rate'>;
-
-/** Number of rate doublings after `days` whole days active: floor(days / 10). */
-export function doublings(days: number): number {
-  return Math.floor(Math.max(0, days) / RATE_DOUBLING_DAYS);
-}
-
-/** Hourly rate after `days` days holding the tier: base × 2^floor(days/10), capped at the max. */
-export function rateAfterDays(tier: RateTier, days: number): number {
-  return Math.min(tier.hourly_base_rate * 2 ** doublings(days), tier.hourly_max_rate);
-}
-
-/**
- * When the rate next doubles for a tier activated at `activatedAt`, or null once the max is reached.
- */
-export function nextRateIncreaseAt(tier: RateTier, activatedAt: Date, now: Date): Date | null {
-  const days = Math.floor((now.getTime() - activatedAt.getTime()) / (SECONDS_PER_DAY * 1000));
-  if (rateAfterDays(tier, days) >= tier.hourly_max_rate) return null;
-  const periods = doublings(days) + 1;
-  return new Date(activatedAt.getTime() + periods * RATE_DOUBLING_DAYS * SECONDS_PER_DAY * 1000);
-}
-
-// Token amounts: integers in base units wherever they are stored or summed.
+import { BASE_UNITS_PER_TOKEN, SECONDS_PER_HOUR, TOKEN_DECIMALS } from './constants.ts';
 
 /** Whole-token decimal (number or string such as "0.25") to base units, exactly. */
 export function toBaseUnits(amount: number | string): bigint {

@@ -1,7 +1,17 @@
 // The overlay link and the public card (issue 24): the signed-in streamer's settings, and a card's public
 // figures by its slug (no sign-in).
-import { cardSlugSchema, overlaySettingsRequestSchema, publicCardRequestSchema } from '@strm/shared';
+import {
+  cardSlugSchema,
+  type overlayResponseSchema,
+  type overlaySettingsSchema,
+  overlaySettingsRequestSchema,
+  type overlayTokenResponseSchema,
+  type publicCardSchema,
+  publicCardRequestSchema,
+  type publicCardSettingsSchema,
+} from '@strm/shared';
 import { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { requireAccess, walletOf } from '../http/auth.ts';
 import type { AccessControl } from '../services/access.ts';
@@ -12,26 +22,32 @@ export function overlayRouter(deps: AppDeps, overlays: OverlayService, access: A
   const signedIn = requireAccess(deps, access);
 
   router.get('/streamer/overlay', signedIn, async (req, res) => {
-    res.json(await overlays.settings(walletOf(req)));
+    res.json((await overlays.settings(walletOf(req))) satisfies z.input<typeof overlayResponseSchema>);
   });
   router.post('/streamer/overlay/token', signedIn, async (req, res) => {
-    res.status(201).json(await overlays.issueToken(walletOf(req)));
+    res
+      .status(201)
+      .json((await overlays.issueToken(walletOf(req))) satisfies z.input<typeof overlayTokenResponseSchema>);
   });
   router.delete('/streamer/overlay/token', signedIn, async (req, res) => {
-    res.json(await overlays.revokeToken(walletOf(req)));
+    res.json((await overlays.revokeToken(walletOf(req))) satisfies z.input<typeof overlaySettingsSchema>);
   });
   router.put('/streamer/overlay/settings', signedIn, async (req, res) => {
     const change = overlaySettingsRequestSchema.parse(req.body ?? {});
-    res.json(await overlays.updateSettings(walletOf(req), change));
+    res.json(
+      (await overlays.updateSettings(walletOf(req), change)) satisfies z.input<typeof overlaySettingsSchema>,
+    );
   });
   router.put('/streamer/public-card', signedIn, async (req, res) => {
     const { enabled } = publicCardRequestSchema.parse(req.body ?? {});
-    res.json(await overlays.setCard(walletOf(req), enabled));
+    res.json(
+      (await overlays.setCard(walletOf(req), enabled)) satisfies z.input<typeof publicCardSettingsSchema>,
+    );
   });
   router.get('/public/cards/:slug', async (req, res) => {
     const slug = cardSlugSchema.parse(req.params.slug);
     res.setHeader('Cache-Control', 'no-cache');
-    res.json(await overlays.card(slug));
+    res.json((await overlays.card(slug)) satisfies z.input<typeof publicCardSchema>);
   });
   return router;
 }

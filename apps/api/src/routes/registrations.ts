@@ -3,6 +3,7 @@ import {
   fromBaseUnits,
   type registrationSchema,
   type tokenBalanceResponseSchema,
+  registrationRequestSchema,
 } from '@strm/shared';
 import { Router } from 'express';
 import type { z } from 'zod';
@@ -20,7 +21,8 @@ export function registrationsRouter(deps: AppDeps): Router {
 
   router.post('/registrations', signedIn, async (req, res) => {
     assertOwnWallet(req, (req.body as { wallet?: unknown } | undefined)?.wallet);
-    const registration = await createRegistration(deps, walletOf(req), req.body, deps.clock.now());
+    const input = registrationRequestSchema.parse(req.body);
+    const registration = await createRegistration(deps, walletOf(req), input, deps.clock.now());
     res.status(201).json(registration satisfies z.input<typeof registrationSchema>);
   });
 

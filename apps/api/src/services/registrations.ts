@@ -4,8 +4,9 @@ import {
   type Registration,
   type RegistrationListQuery,
   type RegistrationListResponse,
-  registrationRequestSchema,
+  type registrationRequestSchema,
 } from '@strm/shared';
+import type { z } from 'zod';
 import type { Rpc } from '../rpc.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { Prisma, type BetaRegistration as RegistrationRow } from '../generated/prisma/client.ts';
@@ -43,10 +44,9 @@ export async function getRegistration(prisma: PrismaClient, wallet: string): Pro
 export async function createRegistration(
   deps: { prisma: PrismaClient; rpc: Rpc },
   wallet: string,
-  body: unknown,
+  input: z.output<typeof registrationRequestSchema>,
   at: Date,
 ): Promise<Registration> {
-  const input = registrationRequestSchema.parse(body);
   if (await deps.prisma.betaRegistration.count({ where: { wallet } })) {
     throw new DomainError('already_registered', ALREADY_REGISTERED);
   }

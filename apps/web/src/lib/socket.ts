@@ -12,7 +12,6 @@ import {
   type ServerEventName,
   type ServerEventPayload,
   type ServerToClientEvents,
-  SOCKET_RECONNECT,
 } from '@strm/shared';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
@@ -24,6 +23,9 @@ const SOCKET_MESSAGES = {
   roomError: 'Room error occurred',
   initFailed: 'Failed to initialize socket connection',
 } as const;
+
+/** Spec §4: five reconnection attempts, from 1 s up to 5 s apart. */
+const SOCKET_RECONNECT = { attempts: 5, delayMs: 1000, delayMaxMs: 5000 } as const;
 
 /** How long a request answered by an acknowledgement (activate-tier, …) waits for it. */
 export const REQUEST_TIMEOUT_MS = 60_000;

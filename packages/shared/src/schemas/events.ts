@@ -23,7 +23,7 @@ export type ClientEventName = keyof typeof clientEvents;
 export type ClientEventPayload<E extends ClientEventName> = z.infer<(typeof clientEvents)[E]>;
 
 /** Token amounts on the wire are whole tokens (numbers); the server stores base units. */
-export const serverEvents = {
+const serverEvents = {
   'stream-started': z.object({
     /** When the session started on the server (its durations count from here). */
     startedAt: isoTime,
@@ -91,7 +91,7 @@ export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serv
  * The requests answered by an acknowledgement, and the event whose payload the answer carries. The event is
  * still emitted too (spec §4): the ack tells the requesting client, the event every listener.
  */
-export const acknowledgedEvents = {
+const acknowledgedEvents = {
   'activate-tier': 'tier-activated',
   'deactivate-tier': 'tier-deactivated',
   'collect-rewards': 'rewards-collected',

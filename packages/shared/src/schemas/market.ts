@@ -18,4 +18,3 @@ export const marketResponseSchema = z.object({
   error: z.string().nullable(),
   updatedAt: isoTime.nullable(),
 });
-export type MarketResponse = z.infer<typeof marketResponseSchema>;

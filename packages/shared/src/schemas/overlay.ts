@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OVERLAY_THEMES } from '../overlay-constants.ts';
 import { isoTime, streamPlatformSchema } from './common.ts';
 
-export const overlayThemeSchema = z.enum(OVERLAY_THEMES);
+const overlayThemeSchema = z.enum(OVERLAY_THEMES);
 
 /** The overlay link as the dashboard sees it (never the token itself: only its hash is kept). */
 export const overlaySettingsSchema = z.object({
@@ -57,7 +57,7 @@ export const publicCardSchema = z.object({
 export type PublicCard = z.infer<typeof publicCardSchema>;
 
 /** The overlay's whole state (event `overlay-state`). */
-export const overlayStateSchema = z.object({
+const overlayStateSchema = z.object({
   theme: overlayThemeSchema,
   status: z.enum(['mining', 'ready']),
   platform: streamPlatformSchema.nullable(),
@@ -76,7 +76,7 @@ export const overlayStateSchema = z.object({
 export type OverlayState = z.infer<typeof overlayStateSchema>;
 
 /** A live patch (event `overlay-update`), from the engine's mining-update. */
-export const overlayUpdateSchema = overlayStateSchema
+const overlayUpdateSchema = overlayStateSchema
   .pick({
     status: true,
     platform: true,

@@ -1,5 +1,5 @@
-import { DASHBOARD_VERSION } from '@strm/shared';
 import type { ReactNode } from 'react';
+import { VERSIONS } from '../../config.ts';
 import { shortAddress } from '../../lib/format.ts';
 import { Badge, Button } from '../ui/index.ts';
 
@@ -31,7 +31,7 @@ export function DashboardShell({
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <div className="flex items-center gap-3">
             {logo}
-            <Badge tone="accent">{DASHBOARD_VERSION}</Badge>
+            <Badge tone="accent">{VERSIONS.dashboard}</Badge>
             {tierBadge}
           </div>
           <div className="flex flex-wrap items-center gap-3">

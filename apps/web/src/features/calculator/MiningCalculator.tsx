@@ -1,5 +1,5 @@
 // The Mining Calculator panel (spec §2, §5, §9), on the landing page and the dashboard.
-import { PRODUCT, RATE_DOUBLING_DAYS, rateAfterDays, type Tier } from '@strm/shared';
+import { PRODUCT, RATE_DOUBLING_DAYS, type Tier } from '@strm/shared';
 import { useEffect, useState } from 'react';
 import {
   Alert,
@@ -20,6 +20,7 @@ import {
   useTiers,
 } from '../tiers/index.ts';
 import { CALCULATOR, clampDaysHolding, clampHoursPerDay, hoursPerDayBounds, parsePrice } from './inputs.ts';
+import { rateAfterDays } from './rate.ts';
 
 export const CALCULATOR_MESSAGES = {
   title: 'Mining Calculator',

@@ -2,7 +2,7 @@
 // connecting, verified (Connect / Start Mining), unverified (username, 'Generate Code' and four steps for
 // TikTok, 'Connect With Twitch' for Twitch), verify, red error and blue info banners, maintenance; the states
 // they share with the demo panel are in ConnectPanel.tsx.
-import { type Platform, SERVER_MESSAGES, TWITCH_POPUP, twitchAuthMessageSchema } from '@strm/shared';
+import { type Platform, SERVER_MESSAGES, twitchAuthMessageSchema } from '@strm/shared';
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, CardTitle, Field, Input, Spinner } from '../../components/ui/index.ts';
 import { ApiRequestError, authToken } from '../../lib/api.ts';
@@ -23,6 +23,9 @@ import {
   useConnection,
   VerifiedState,
 } from './ConnectPanel.tsx';
+
+/** The Twitch authorisation popup's size. */
+const TWITCH_POPUP = { width: 600, height: 800 } as const;
 
 export const PLATFORM_MESSAGES = {
   loadFailed: 'Failed to load platform status',

@@ -1,6 +1,8 @@
-import { TIER_FETCH_RETRY } from '@strm/shared';
 import { useQuery } from '@tanstack/react-query';
 import { ApiRequestError, apiRequest, InvalidAnswerError } from '../../lib/api.ts';
+
+/** Spec §8/§9: tier fetches. */
+const TIER_FETCH_RETRY = { maxAttempts: 3, baseDelayMs: 1000, invalidFormatDelayMs: 1000 } as const;
 
 export const LOADING_TIERS = 'Loading tiers...';
 export const TIERS_NOT_FOUND = 'Tiers not found';

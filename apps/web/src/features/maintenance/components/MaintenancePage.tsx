@@ -1,6 +1,5 @@
-import { MAINTENANCE_VERSION } from '@strm/shared';
 import { Badge, Card } from '../../../components/ui/index.ts';
-import { COMMUNITY_LINKS } from '../../../config.ts';
+import { COMMUNITY_LINKS, VERSIONS } from '../../../config.ts';
 import { MAINTENANCE_MESSAGES } from '../messages.ts';
 import { MaintenanceToggle } from './MaintenanceToggle.tsx';
 
@@ -17,7 +16,7 @@ export function MaintenancePage({ message, isAdmin }: { message: string; isAdmin
         </h1>
         <p className="mt-3 text-slate-300">{message}</p>
         <div className="mt-4">
-          <Badge tone="accent">{MAINTENANCE_VERSION}</Badge>
+          <Badge tone="accent">{VERSIONS.maintenance}</Badge>
         </div>
         {isAdmin ? (
           <div className="mt-6 flex justify-center">

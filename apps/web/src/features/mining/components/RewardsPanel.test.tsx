@@ -12,7 +12,7 @@ import { RewardsPanel } from './RewardsPanel.tsx';
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const fakes = vi.hoisted(() => ({
   sendTransaction: (() => Promise.resolve('sig')) as () => Promise<string>,
-  collected: { amount: 12.5 } as { amount: number },
+  answer: { data: { amount: 12.5 } } as { data: { amount: number } } | { error: string },
 }));
 
 vi.mock('@solana/web3.js', async (original) => ({
@@ -38,7 +38,7 @@ vi.mock('../../../lib/rpc.ts', () => ({
 }));
 vi.mock('../../../lib/socket.ts', async (original) => ({
   ...(await original<typeof import('../../../lib/socket.ts')>()),
-  requestSocket: () => ({ emitWithAck: async () => ({ data: fakes.collected }) }),
+  requestSocket: () => ({ emitWithAck: async () => fakes.answer }),
 }));
 
 beforeEach(serveClientConfig);
@@ -88,6 +88,17 @@ describe('Mining Rewards', () => {
       await screen.findByText('Successfully collected 12.5 STRM!', undefined, { timeout: 15_000 });
     },
   );
+
+  it("shows the server's refusal, acknowledged to the collect request", { timeout: 30_000 }, async () => {
+    fakes.sendTransaction = () => Promise.resolve('sig');
+    fakes.answer = { error: 'No rewards to collect' };
+    renderRewards(12.5);
+    await waitFor(() => expect(collect().hasAttribute('disabled')).toBe(false));
+    fireEvent.click(collect());
+    await screen.findByText('No rewards to collect', undefined, { timeout: 15_000 });
+    expect(screen.queryByText(/Successfully collected/)).toBeNull();
+    fakes.answer = { data: { amount: 12.5 } };
+  });
 
   it('is disabled while live (showing the current session) and with nothing pending', () => {
     const { unmount } = renderRewards(5, true);

@@ -1,5 +1,6 @@
-import { PRODUCT, REGISTRATION_VERSION } from '@strm/shared';
+import { PRODUCT } from '@strm/shared';
 import { Badge, Button, Card, Spinner } from '../../../components/ui/index.ts';
+import { VERSIONS } from '../../../config.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { useTokenBalance } from '../../streamer/index.ts';
 import { useMyRegistration } from '../api.ts';
@@ -24,7 +25,7 @@ export function RegistrationPage({
       <header className="flex flex-col gap-3">
         <div className="flex items-center justify-between gap-3">
           {logo}
-          <Badge tone="accent">{REGISTRATION_VERSION}</Badge>
+          <Badge tone="accent">{VERSIONS.registration}</Badge>
         </div>
         <h1 className="text-3xl font-bold text-white">{REGISTRATION_MESSAGES.title}</h1>
         <p className="text-slate-300">{REGISTRATION_MESSAGES.intro}</p>
