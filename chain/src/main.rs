@@ -83,6 +83,13 @@ struct Args {
     /// the program has no ProgramData and nobody can.
     #[arg(long)]
     upgrade_authority: Option<solana_sdk::pubkey::Pubkey>,
+    /// Run the mining program's SBF build (`target/deploy/mining.so`, given here) in the SBF engine
+    /// (`--sbf-engine`, chain/svm) instead of natively.
+    #[arg(long, requires = "sbf_engine")]
+    sbf_program: Option<PathBuf>,
+    /// The SBF engine, `strm-svm` (chain/svm): LiteSVM over agave 4.3, which loads SBPF v3.
+    #[arg(long, requires = "sbf_program")]
+    sbf_engine: Option<PathBuf>,
 }
 
 /// A fresh random token for the cheat codes, written for this run only to <data-dir>/cheat-token (0600).
@@ -135,7 +142,11 @@ async fn main() -> Result<()> {
         std::fs::remove_file(&ledger)?;
     }
     let limits = state::Limits { max_transactions: args.max_transactions, event_queue: args.pubsub_queue };
-    let chain = state::Chain::start(&ledger, limits, args.upgrade_authority).await?;
+    let sbf = match (args.sbf_engine, args.sbf_program) {
+        (Some(engine), Some(program)) => Some(state::Sbf { engine, program }),
+        _ => None,
+    };
+    let chain = state::Chain::start(&ledger, limits, args.upgrade_authority, sbf.as_ref()).await?;
     let cheats = rpc::Cheats {
         token: write_cheat_token(&args.data_dir).context("writing the cheat token")?,
         listen_host: args.host.to_ascii_lowercase(),
@@ -172,7 +183,11 @@ async fn main() -> Result<()> {
         })
     };
 
-    println!("strm-local-chain ready rpc=http://{rpc_addr} ws=ws://{ws_addr} ledger={}", ledger.display());
+    println!(
+        "strm-local-chain ready program={} rpc=http://{rpc_addr} ws=ws://{ws_addr} ledger={}",
+        chain.engine_name(),
+        ledger.display()
+    );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;

@@ -1,5 +1,8 @@
 // The mining program on the local chain through @strm/mining-client (Anchor), as the apps call it: the
 // genesis config, activation and deactivation, the authority's handover, and each program error.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BorshAccountsCoder } from '@coral-xyz/anchor';
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -43,6 +46,9 @@ import {
 
 useConformanceChain();
 
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const PROGRAM_DATA_HEADER = 45;
+
 describe('the mining program through the TS client', () => {
   it('starts with the config and the nine default tiers from genesis', async () => {
     const config = await readConfig(program);
@@ -59,6 +65,23 @@ describe('the mining program through the TS client', () => {
     // The ProgramData is the loader's account, at the address the loader derives from the program id.
     const programData = await chain.connection.getAccountInfo(programDataAddress());
     expect(programData?.owner.toBase58()).toBe('BPFLoaderUpgradeab1e11111111111111111111111');
+  });
+
+  it('runs the program STRM_LOCAL_CHAIN_PROGRAM asks for, deployed as anchor deploy leaves it', async () => {
+    const sbf = process.env.STRM_LOCAL_CHAIN_PROGRAM === 'sbf';
+    expect(chain.program).toBe(sbf ? 'SBF' : 'native');
+    const programData = await chain.connection.getAccountInfo(programDataAddress());
+    // The loader's ProgramData header (45 bytes: state, slot, upgrade authority), then the program's code:
+    // the SBF build itself, or none for the native program.
+    const code = programData?.data.subarray(PROGRAM_DATA_HEADER);
+    expect(
+      code?.equals(sbf ? readFileSync(join(repoRoot, 'target/deploy/mining.so')) : Buffer.alloc(0)),
+    ).toBe(true);
+    const account = await chain.connection.getAccountInfo(program.programId);
+    expect(account?.executable).toBe(true);
+    expect(account?.owner.toBase58()).toBe(
+      sbf ? 'BPFLoaderUpgradeab1e11111111111111111111111' : 'NativeLoader1111111111111111111111111111111',
+    );
   });
 
   it('activates only at the deposit the user agreed to', async () => {

@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { Connection, type PublicKey } from '@solana/web3.js';
 import { type AccountState, readCheatToken, setAccount } from './cheats.ts';
 import { type ChainInfo, ensureGenesis, upgradeAuthority } from './genesis.ts';
+import { type ChainProgram, programArgs } from './sbf.ts';
 
 export type { ChainInfo } from './genesis.ts';
 export { type AccountState, CHEAT_TOKEN_HEADER, readCheatToken, setAccount } from './cheats.ts';
 export { fundWallet } from './faucet.ts';
 export { readKeypair } from './keys.ts';
+export type { ChainProgram } from './sbf.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,12 +28,19 @@ export interface LocalChainOptions {
   /** Memory bounds (the chain's defaults otherwise: 50,000 transactions kept, 4096 queued events, 10 s). */
   limits?: { maxTransactions?: number; pubsubQueue?: number; pubsubSendTimeoutMs?: number };
   onLog?: (line: string) => void;
+  /**
+   * The mining program it runs: 'native' (default), 'sbf' (target/deploy/mining.so in the SBF engine) or
+   * 'auto' (the SBF build when it is set up); STRM_LOCAL_CHAIN_PROGRAM overrides it (chain/ts/sbf.ts).
+   */
+  program?: ChainProgram;
 }
 
 export interface LocalChain {
   rpcUrl: string;
   wsUrl: string;
   info: ChainInfo;
+  /** Which mining program runs: its SBF build or the native one (the chain's ready line says). */
+  program: 'SBF' | 'native';
   connection: Connection;
   /** This run's token for the cheat codes (also in <data dir>/cheat-token). */
   cheatToken: string;
@@ -88,6 +97,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const rpcPort = options.rpcPort ?? 8899;
   mkdirSync(dataDir, { recursive: true });
   if (options.build !== false) buildLocalChain();
+  const program = programArgs(repoRoot, options.program, options.build !== false);
 
   // The chain stops when our end of its stdin closes, so it never outlives this process.
   const args = [
@@ -103,6 +113,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
     '--upgrade-authority',
     upgradeAuthority(dataDir).toBase58(),
   ];
+  args.push(...program);
   if (options.reset) args.push('--reset');
   const { maxTransactions, pubsubQueue, pubsubSendTimeoutMs } = options.limits ?? {};
   if (maxTransactions !== undefined) args.push('--max-transactions', String(maxTransactions));
@@ -153,6 +164,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
       rpcUrl,
       wsUrl,
       info,
+      program: /ready program=SBF /.test(output) ? 'SBF' : 'native',
       connection,
       cheatToken,
       setAccount: (address, account) => setAccount(rpcUrl, cheatToken, address, account),

@@ -11,6 +11,8 @@ export interface RunningChain {
   wsUrl: string | undefined;
   /** Only for the project's local chain: its mint, treasury and keypairs (chain.json). */
   local: ChainInfo | undefined;
+  /** Which mining program the local chain runs (absent for a chain this process did not start). */
+  program?: 'SBF' | 'native';
   /** The local chain's supervision (restarted when it dies); absent with SOLANA_RPC_URL. */
   supervision?: Supervision;
   stop(): Promise<void>;
@@ -64,6 +66,8 @@ export async function startChain(
         rpcPort: config.localChainPort,
         host: config.localChainHost,
         build,
+        // The SBF build of the program when it is set up (./run sbf rust, ./run sbf), else the native one.
+        program: 'auto',
         onLog: (line) => logger.debug({ chain: line }),
       });
       // Built once; a restart runs the same binary.
@@ -75,11 +79,15 @@ export async function startChain(
   const localChain = await supervisor.start();
   // Listening on every interface (in a container) is still reached by clients on loopback.
   const reachable = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:');
-  logger.info({ rpc: localChain.rpcUrl, mint: localChain.info.mint }, 'local chain started');
+  logger.info(
+    { rpc: localChain.rpcUrl, mint: localChain.info.mint, program: localChain.program },
+    `local chain started (mining program: ${localChain.program === 'SBF' ? 'SBF build, target/deploy/mining.so' : 'native'})`,
+  );
   return {
     rpcUrl: reachable(localChain.rpcUrl),
     wsUrl: reachable(localChain.wsUrl),
     local: localChain.info,
+    program: localChain.program,
     supervision: supervisor,
     stop: () => supervisor.stop(),
   };

@@ -117,7 +117,10 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   const watching = supervised.length
     ? `  ${supervised.join(' and ')} supervised: restarted if ${supervised.length > 1 ? 'either stops' : 'it stops'} (state at ${url}/api/v1/health)\n`
     : '';
-  process.stdout.write(`\n  STRM Mining Platform is ready at ${url}\n${watching}\n`);
+  const program = local.program
+    ? `  local chain running the mining program ${local.program === 'SBF' ? 'as SBF (target/deploy/mining.so)' : 'natively'}\n`
+    : '';
+  process.stdout.write(`\n  STRM Mining Platform is ready at ${url}\n${program}${watching}\n`);
 
   let stopping = false;
   const shutdown = async (signal: string, exitCode = 0) => {

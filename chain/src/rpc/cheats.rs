@@ -104,6 +104,6 @@ pub async fn set_account(chain: &Chain, params: &[Value]) -> RpcResult {
     if !persistable(&account) || current.as_ref().is_some_and(|a| !persistable(a)) {
         return Err(RpcError::invalid_params("strm_setAccount sets state accounts, not programs or sysvars"));
     }
-    chain.set_account(address, account).await;
+    chain.set_account(address, account).await?;
     Ok(Value::Null)
 }

@@ -20,7 +20,7 @@ pub async fn epoch_info(chain: &Chain, params: &[Value]) -> RpcResult {
     let _: (Option<RpcContextConfig>,) = parse(params)?;
     let slot = chain.slot();
     let block_height = chain.block_height();
-    let schedule: EpochSchedule = chain.banks.get_sysvar().await.map_err(RpcError::internal)?;
+    let schedule: EpochSchedule = chain.sysvar().await.map_err(RpcError::internal)?;
     let (epoch, slot_index) = schedule.get_epoch_and_slot_index(slot);
     Ok(json!({
         "absoluteSlot": slot,
@@ -37,6 +37,6 @@ pub async fn minimum_balance_for_rent_exemption(chain: &Chain, params: &[Value])
     if size > MAX_PERMITTED_DATA_LENGTH {
         return Err(RpcError::invalid_request("Invalid request"));
     }
-    let rent = chain.banks.get_rent().await.map_err(RpcError::internal)?;
+    let rent: solana_sdk::rent::Rent = chain.sysvar().await.map_err(RpcError::internal)?;
     Ok(json!(rent.minimum_balance(size)))
 }

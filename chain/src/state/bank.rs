@@ -2,8 +2,9 @@
 //! preflight, execution with CPI and log recording, the balances before and after, the faucet.
 use std::sync::Arc;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use solana_runtime::bank::Bank;
+use solana_sdk::transaction_context::TransactionReturnData;
 use solana_sdk::{
     account::Account,
     account_info::AccountInfo,
@@ -16,9 +17,39 @@ use solana_sdk::{
     transaction::{Transaction, TransactionError, VersionedTransaction},
 };
 use solana_svm::transaction_processor::ExecutionRecordingConfig;
-use solana_transaction_status::{map_inner_instructions, TransactionStatusMeta, TransactionTokenBalance};
+use solana_transaction_status::{
+    map_inner_instructions, InnerInstructions, TransactionStatusMeta, TransactionTokenBalance,
+};
 
-use super::{Chain, ChainEvent, SendError, SLOT_DURATION};
+use super::{Chain, ChainEvent, Engine, SendError, SLOT_DURATION};
+
+/// What running a transaction gave, on either engine.
+pub(super) struct Executed {
+    pub status: Result<(), TransactionError>,
+    /// It made it into a block (its fee charged), whether it succeeded or not.
+    pub included: bool,
+    pub fee: u64,
+    pub logs: Vec<String>,
+    pub units: u64,
+    /// As a validator's transaction status service records them (the lists of instructions that made no
+    /// inner call are left out).
+    pub inner_instructions: Vec<InnerInstructions>,
+    pub return_data: Option<TransactionReturnData>,
+}
+
+impl Executed {
+    pub fn refused(err: TransactionError) -> Self {
+        Executed {
+            status: Err(err),
+            included: false,
+            fee: 0,
+            logs: Vec::new(),
+            units: 0,
+            inner_instructions: Vec::new(),
+            return_data: None,
+        }
+    }
+}
 
 /// Anchor's entry wants the slice of accounts to live as long as the accounts themselves (`'info`); the
 /// runtime lends the slice for this call only. (A leaked copy per instruction used to bridge that, and
@@ -33,16 +64,33 @@ pub(crate) fn mining_entry<'info>(program_id: &Pubkey, accounts: &[AccountInfo<'
 
 impl Chain {
     /// Local development only: overwrite an account (as Surfpool's or Anvil's cheat codes do).
-    pub async fn set_account(&self, address: Pubkey, account: Account) {
+    pub async fn set_account(&self, address: Pubkey, account: Account) -> Result<()> {
         let _no_transaction = self.tx_lock.lock().await;
-        self.ctx.lock().await.set_account(&address, &account.into());
+        match &self.engine {
+            Engine::Native(native) => native.ctx.lock().await.set_account(&address, &account.into()),
+            Engine::Sbf(svm) => svm.set_account(&address, account)?,
+        }
         self.decimals.lock().unwrap().remove(&address);
         self.remember([address]);
         let _ = self.events.send(ChainEvent::Accounts(Arc::new([address])));
+        Ok(())
     }
 
     pub async fn account(&self, address: &Pubkey) -> Result<Option<Account>> {
-        Ok(self.bank().get_account(address).map(Account::from))
+        self.get(address)
+    }
+
+    fn get(&self, address: &Pubkey) -> Result<Option<Account>> {
+        match &self.engine {
+            Engine::Native(native) => Ok(native.bank().get_account(address).map(Account::from)),
+            Engine::Sbf(svm) => svm.account(address),
+        }
+    }
+
+    /// A sysvar, as programs read it.
+    pub async fn sysvar<T: solana_sdk::sysvar::Sysvar>(&self) -> Result<T> {
+        let account = self.get(&T::id())?.context("no such sysvar")?;
+        Ok(bincode::deserialize(&account.data)?)
     }
 
     /// The fee a validator charges for a message (signatures and the priority fee), or `None` when its
@@ -65,7 +113,12 @@ impl Chain {
                 }
             }
         };
-        Ok(self.banks.get_fee_for_message(legacy).await?)
+        match &self.engine {
+            Engine::Native(native) => Ok(native.banks.get_fee_for_message(legacy).await?),
+            Engine::Sbf(svm) => {
+                Ok(svm.is_blockhash_valid(&legacy.recent_blockhash, self.slot()).then(|| fee_of(&legacy)))
+            }
+        }
     }
 
     /// Sends `lamports` from the genesis faucet; a real transaction, like a validator's faucet. Two equal
@@ -98,7 +151,14 @@ impl Chain {
         &self,
         tx: VersionedTransaction,
     ) -> Result<(Option<TransactionError>, Vec<String>, u64), String> {
-        let result = self.banks.simulate_transaction(tx).await.map_err(|e| e.to_string())?;
+        let native = match &self.engine {
+            Engine::Native(native) => native,
+            Engine::Sbf(svm) => {
+                let e = svm.simulate(&tx, self.slot()).map_err(|e| format!("{e:#}"))?;
+                return Ok((e.status.err(), e.logs, e.units));
+            }
+        };
+        let result = native.banks.simulate_transaction(tx).await.map_err(|e| e.to_string())?;
         let details = result.simulation_details.unwrap_or_else(no_simulation_details);
         match result.result {
             Some(Ok(())) => Ok((None, details.logs, details.units_consumed)),
@@ -125,29 +185,27 @@ impl Chain {
         let keys = tx.message.static_account_keys().to_vec();
         let _guard = self.tx_lock.lock().await;
         let internal = |e: anyhow::Error| SendError::Internal(e.to_string());
-        let bank = self.bank();
-        let pre = self.snapshot(&bank, &keys).map_err(internal)?;
-        let committed = execute(&bank, tx.clone())?;
-        let post = self.snapshot(&bank, &keys).map_err(internal)?;
+        let pre = self.snapshot(&keys).map_err(internal)?;
         let slot = self.slot();
-        let block_time = bank.clock().unix_timestamp;
+        let executed = match &self.engine {
+            Engine::Native(native) => execute(&native.bank(), tx.clone())?,
+            Engine::Sbf(svm) => svm.send(&tx, slot).map_err(internal)?.map_err(SendError::Rejected)?,
+        };
+        let post = self.snapshot(&keys).map_err(internal)?;
+        let block_time = self.sysvar::<solana_sdk::clock::Clock>().await.map_err(internal)?.unix_timestamp;
         let meta = TransactionStatusMeta {
-            status: committed.status,
-            fee: committed.fee_details.total_fee(),
+            status: executed.status,
+            fee: executed.fee,
             pre_balances: pre.lamports,
             post_balances: post.lamports,
-            // As a validator's transaction status service records them (the lists of instructions that
-            // made no inner call are left out).
-            inner_instructions: Some(
-                map_inner_instructions(committed.inner_instructions.unwrap_or_default()).collect(),
-            ),
-            log_messages: Some(committed.log_messages.unwrap_or_default()),
+            inner_instructions: Some(executed.inner_instructions),
+            log_messages: Some(executed.logs),
             pre_token_balances: Some(pre.tokens),
             post_token_balances: Some(post.tokens),
             rewards: Some(Vec::new()),
             loaded_addresses: Default::default(),
-            return_data: committed.return_data,
-            compute_units_consumed: Some(committed.executed_units),
+            return_data: executed.return_data,
+            compute_units_consumed: Some(executed.units),
             cost_units: None,
         };
         let landed = self.record(slot, block_time, tx, meta);
@@ -156,17 +214,17 @@ impl Chain {
         Ok(signature)
     }
 
-    fn snapshot(&self, bank: &Bank, keys: &[Pubkey]) -> Result<Snapshot> {
+    fn snapshot(&self, keys: &[Pubkey]) -> Result<Snapshot> {
         let mut snapshot = Snapshot::default();
         for (index, key) in keys.iter().enumerate() {
-            let account = bank.get_account(key).map(Account::from);
+            let account = self.get(key)?;
             snapshot.lamports.push(account.as_ref().map(|a| a.lamports).unwrap_or_default());
             let Some(account) = account else { continue };
             if account.owner != spl_token::id() || account.data.len() != spl_token::state::Account::LEN {
                 continue;
             }
             let Ok(token) = spl_token::state::Account::unpack(&account.data) else { continue };
-            let decimals = self.mint_decimals_in(bank, &token.mint).unwrap_or_default();
+            let decimals = self.mint_decimals_in(&token.mint)?.unwrap_or_default();
             snapshot.tokens.push(TransactionTokenBalance {
                 account_index: index as u8,
                 mint: token.mint.to_string(),
@@ -182,31 +240,29 @@ impl Chain {
     }
 
     pub async fn mint_decimals(&self, mint: &Pubkey) -> Result<Option<u8>> {
-        Ok(self.mint_decimals_in(&self.bank(), mint))
+        self.mint_decimals_in(mint)
     }
 
     /// A mint's decimals never change once it is initialised, so they are remembered.
-    fn mint_decimals_in(&self, bank: &Bank, mint: &Pubkey) -> Option<u8> {
+    fn mint_decimals_in(&self, mint: &Pubkey) -> Result<Option<u8>> {
         if let Some(decimals) = self.decimals.lock().unwrap().get(mint) {
-            return Some(*decimals);
+            return Ok(Some(*decimals));
         }
-        let decimals = bank
-            .get_account(mint)
-            .map(Account::from)
+        let decimals = self
+            .get(mint)?
             .filter(|a| a.owner == spl_token::id())
             .and_then(|a| spl_token::state::Mint::unpack(&a.data).ok())
-            .map(|m| m.decimals)?;
-        self.decimals.lock().unwrap().insert(*mint, decimals);
-        Some(decimals)
+            .map(|m| m.decimals);
+        if let Some(decimals) = decimals {
+            self.decimals.lock().unwrap().insert(*mint, decimals);
+        }
+        Ok(decimals)
     }
 }
 
 /// Executes and commits one transaction as the bank's own `process_transaction_with_metadata` does, with
 /// CPI recording on (a validator records inner instructions for its transaction status).
-fn execute(
-    bank: &Bank,
-    tx: VersionedTransaction,
-) -> Result<solana_svm::transaction_commit_result::CommittedTransaction, SendError> {
+fn execute(bank: &Bank, tx: VersionedTransaction) -> Result<Executed, SendError> {
     let batch = bank.prepare_entry_batch(vec![tx]).map_err(SendError::Rejected)?;
     let (mut results, _) = bank.load_execute_and_commit_transactions(
         &batch,
@@ -221,7 +277,16 @@ fn execute(
         Some(1000 * 1000),
     );
     // An error here: the bank never executed it (nothing was charged or changed).
-    results.remove(0).map_err(SendError::Rejected)
+    let committed = results.remove(0).map_err(SendError::Rejected)?;
+    Ok(Executed {
+        status: committed.status,
+        included: true,
+        fee: committed.fee_details.total_fee(),
+        logs: committed.log_messages.unwrap_or_default(),
+        units: committed.executed_units,
+        inner_instructions: map_inner_instructions(committed.inner_instructions.unwrap_or_default()).collect(),
+        return_data: committed.return_data,
+    })
 }
 
 fn no_simulation_details() -> solana_banks_interface::TransactionSimulationDetails {
@@ -232,6 +297,33 @@ fn no_simulation_details() -> solana_banks_interface::TransactionSimulationDetai
         return_data: None,
         inner_instructions: None,
     }
+}
+
+/// What a validator charges per signature (agave's default fee structure, the native bank's too).
+const LAMPORTS_PER_SIGNATURE: u64 = 5000;
+
+/// A message's fee as agave's fee structure computes it: 5000 lamports a signature, plus the priority fee
+/// (its compute-unit price in micro-lamports times its compute-unit limit, rounded up), the limit being
+/// the one it sets or 200,000 per instruction other than the compute budget's (at most 1.4 million).
+fn fee_of(message: &Message) -> u64 {
+    let budget = solana_sdk::compute_budget::id();
+    let (mut price, mut limit, mut others) = (0u64, None, 0u64);
+    for ix in &message.instructions {
+        if message.account_keys.get(ix.program_id_index as usize) != Some(&budget) {
+            others += 1;
+            continue;
+        }
+        match ix.data.split_first() {
+            Some((2, units)) if units.len() == 4 => {
+                limit = Some(u64::from(u32::from_le_bytes(units.try_into().unwrap())))
+            }
+            Some((3, micro)) if micro.len() == 8 => price = u64::from_le_bytes(micro.try_into().unwrap()),
+            _ => {}
+        }
+    }
+    let limit = limit.unwrap_or(others * 200_000).min(1_400_000);
+    let priority = (u128::from(price) * u128::from(limit)).div_ceil(1_000_000) as u64;
+    LAMPORTS_PER_SIGNATURE * u64::from(message.header.num_required_signatures) + priority
 }
 
 #[derive(Default)]

@@ -13,13 +13,20 @@ use std::{
 use anyhow::Result;
 use solana_program_test::{processor, BanksClient, ProgramTest, ProgramTestContext};
 use solana_runtime::{bank::Bank, bank_forks::BankForks};
-use solana_sdk::{hash::Hash, pubkey::Pubkey, signature::Keypair, transaction::TransactionError};
+use solana_sdk::{
+    account::Account,
+    hash::Hash,
+    pubkey::Pubkey,
+    signature::{Keypair, Signer},
+    transaction::TransactionError,
+};
 use tokio::sync::{broadcast, Mutex};
 
 mod bank;
 mod history;
 mod ledger;
 mod slots;
+mod svm;
 
 use bank::mining_entry;
 pub use history::Landed;
@@ -67,11 +74,38 @@ pub enum SendError {
     Internal(String),
 }
 
-pub struct Chain {
-    pub banks: BanksClient,
+/// The program built for SBF, run by the SBF engine instead of natively.
+pub struct Sbf {
+    /// `strm-svm` (chain/svm).
+    pub engine: PathBuf,
+    /// `target/deploy/mining.so`.
+    pub program: PathBuf,
+}
+
+/// What holds the accounts and runs transactions.
+enum Engine {
+    /// agave 2.3's bank with the mining program as a native builtin.
+    Native(Box<Native>),
+    /// LiteSVM over agave 4.3 in a child process, running the mining program's SBF build.
+    Sbf(svm::Svm),
+}
+
+struct Native {
+    banks: BanksClient,
     /// The bank itself: transactions run on it with CPI recording, and reads skip the BanksClient hop.
     bank_forks: Arc<std::sync::RwLock<BankForks>>,
     ctx: Mutex<ProgramTestContext>,
+}
+
+impl Native {
+    /// The working bank (there is one: it never freezes, see SLOT_DURATION).
+    fn bank(&self) -> Arc<Bank> {
+        self.bank_forks.read().unwrap().working_bank()
+    }
+}
+
+pub struct Chain {
+    engine: Engine,
     faucet: Keypair,
     memory: std::sync::Mutex<Memory>,
     /// Mint decimals seen so far (a mint's decimals never change).
@@ -85,30 +119,26 @@ pub struct Chain {
     /// Slots are counted here over the one bank (see SLOT_DURATION), one per blockhash.
     slot: AtomicU64,
     last_blockhash: std::sync::Mutex<Hash>,
+    /// When the SBF engine last counted a slot.
+    last_slot_at: std::sync::Mutex<std::time::Instant>,
 }
 
 impl Chain {
-    pub async fn start(ledger: &Path, limits: Limits, upgrade_authority: Option<Pubkey>) -> Result<Arc<Self>> {
-        let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
-        pt.prefer_bpf(false);
-        if let Some(authority) = upgrade_authority {
-            let (address, account) = ledger::program_data(authority)?;
-            pt.add_account(address, account);
-        }
-        // The context's ticker registers a blockhash every 64 ticks: one per slot at this tick length.
-        pt.set_target_tick_duration(SLOT_DURATION / 64);
+    pub async fn start(
+        ledger: &Path,
+        limits: Limits,
+        upgrade_authority: Option<Pubkey>,
+        sbf: Option<&Sbf>,
+    ) -> Result<Arc<Self>> {
         let mut memory = Memory::default();
-        for (address, account) in ledger::read(ledger)? {
-            memory.known.insert(address);
-            pt.add_account(address, account);
-        }
-        let ctx = pt.start_with_context().await;
-        let genesis_hash = ctx.genesis_config().hash();
-        let faucet = ctx.payer.insecure_clone();
+        let accounts = ledger::read(ledger)?;
+        memory.known.extend(accounts.iter().map(|(address, _)| *address));
+        let (engine, faucet, genesis_hash) = match sbf {
+            None => start_native(accounts, upgrade_authority).await,
+            Some(sbf) => start_sbf(sbf, accounts, upgrade_authority),
+        }?;
         let chain = Arc::new(Chain {
-            banks: ctx.banks_client.clone(),
-            bank_forks: ctx.bank_forks(),
-            ctx: Mutex::new(ctx),
+            engine,
             faucet,
             memory: std::sync::Mutex::new(memory),
             decimals: Default::default(),
@@ -119,13 +149,58 @@ impl Chain {
             limits,
             slot: AtomicU64::new(0),
             last_blockhash: std::sync::Mutex::new(Hash::default()),
+            last_slot_at: std::sync::Mutex::new(std::time::Instant::now()),
         });
-        chain.set_clock(&*chain.ctx.lock().await, 0).await?;
+        chain.set_clock(0).await?;
         Ok(chain)
     }
 
-    /// The working bank (there is one: it never freezes, see SLOT_DURATION).
-    fn bank(&self) -> Arc<Bank> {
-        self.bank_forks.read().unwrap().working_bank()
+    /// Which engine runs the program, for the ready line.
+    pub fn engine_name(&self) -> &'static str {
+        match self.engine {
+            Engine::Native(_) => "native",
+            Engine::Sbf(_) => "SBF",
+        }
     }
+}
+
+async fn start_native(
+    accounts: Vec<(Pubkey, Account)>,
+    upgrade_authority: Option<Pubkey>,
+) -> Result<(Engine, Keypair, Hash)> {
+    let mut pt = ProgramTest::new("mining", mining::ID, processor!(mining_entry));
+    pt.prefer_bpf(false);
+    if let Some(authority) = upgrade_authority {
+        let (address, account) = ledger::program_data(authority)?;
+        pt.add_account(address, account);
+    }
+    // The context's ticker registers a blockhash every 64 ticks: one per slot at this tick length.
+    pt.set_target_tick_duration(SLOT_DURATION / 64);
+    for (address, account) in accounts {
+        pt.add_account(address, account);
+    }
+    let ctx = pt.start_with_context().await;
+    let genesis_hash = ctx.genesis_config().hash();
+    let faucet = ctx.payer.insecure_clone();
+    let native = Native { banks: ctx.banks_client.clone(), bank_forks: ctx.bank_forks(), ctx: Mutex::new(ctx) };
+    Ok((Engine::Native(Box::new(native)), faucet, genesis_hash))
+}
+
+/// The faucet's lamports on the SBF engine (500 million SOL, what solana-test-validator's faucet starts with).
+const SBF_FAUCET_LAMPORTS: u64 = 500_000_000 * 1_000_000_000;
+
+fn start_sbf(
+    sbf: &Sbf,
+    accounts: Vec<(Pubkey, Account)>,
+    upgrade_authority: Option<Pubkey>,
+) -> Result<(Engine, Keypair, Hash)> {
+    let svm = svm::Svm::start(&sbf.engine, mining::ID, &sbf.program, upgrade_authority)?;
+    for (address, account) in accounts {
+        svm.set_account(&address, account)?;
+    }
+    let faucet = Keypair::new();
+    let system = solana_sdk::system_program::id();
+    svm.set_account(&faucet.pubkey(), Account::new(SBF_FAUCET_LAMPORTS, 0, &system))?;
+    let genesis_hash = solana_sdk::hash::hash(b"strm-local-chain sbf");
+    Ok((Engine::Sbf(svm), faucet, genesis_hash))
 }

@@ -1,0 +1,72 @@
+// Which mining program the local chain runs: natively in agave 2.3's bank (the default), or its SBF build,
+// target/deploy/mining.so (`./run sbf`), in the SBF engine chain/svm (LiteSVM over agave 4.3, built with
+// Debian's rustc 1.97.1 from `./run sbf rust`). STRM_LOCAL_CHAIN_PROGRAM=sbf|native|auto overrides what a
+// caller asks for; `auto` takes the SBF build when the toolchain is set up and the .so exists.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export type ChainProgram = 'native' | 'sbf' | 'auto';
+
+function paths(repoRoot: string) {
+  const sbfCache = process.env.STRM_SBF_CACHE ?? join(homedir(), '.cache', 'strm-sbf');
+  // Outside the clone, as the workspace's target dir; its own, since another cargo and agave build it.
+  const targetDir = join(homedir(), '.cache', 'strm-target', 'agave4');
+  return {
+    cargo: join(sbfCache, 'rust-debian-1.97.1', 'bin', 'cargo'),
+    program: join(repoRoot, 'target', 'deploy', 'mining.so'),
+    manifest: join(repoRoot, 'chain', 'svm', 'Cargo.toml'),
+    targetDir,
+    engine: join(targetDir, 'release', 'strm-svm'),
+  };
+}
+
+function choice(asked: ChainProgram | undefined): ChainProgram {
+  const fromEnv = process.env.STRM_LOCAL_CHAIN_PROGRAM;
+  if (fromEnv === undefined || fromEnv === '') return asked ?? 'native';
+  if (fromEnv === 'sbf' || fromEnv === 'native' || fromEnv === 'auto') return fromEnv;
+  throw new Error(`STRM_LOCAL_CHAIN_PROGRAM is sbf, native or auto, not ${JSON.stringify(fromEnv)}`);
+}
+
+function run(command: string, args: string[], what: string, env: NodeJS.ProcessEnv = process.env): void {
+  const result = spawnSync('nice', ['-n', '10', command, ...args], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env,
+  });
+  if (result.status !== 0) throw new Error(`${what} failed (${[command, ...args].join(' ')})`);
+}
+
+/**
+ * The chain's arguments for the program asked for: none for the native program; for the SBF build, the
+ * engine (built first when `build`, seconds when up to date) and the .so (rebuilt first when `build`).
+ */
+export function programArgs(repoRoot: string, asked: ChainProgram | undefined, build: boolean): string[] {
+  const wanted = choice(asked);
+  if (wanted === 'native') return [];
+  const p = paths(repoRoot);
+  const setUp = existsSync(p.cargo) && existsSync(p.program);
+  if (!setUp) {
+    if (wanted === 'auto') return [];
+    throw new Error(
+      `the SBF chain needs Debian's rustc 1.97.1 (${p.cargo}: ./run sbf rust) and ${p.program} (./run sbf)`,
+    );
+  }
+  if (build) {
+    run('bash', [join(repoRoot, 'scripts', 'sbf', 'sbf.sh'), 'build'], 'building target/deploy/mining.so');
+    run(
+      p.cargo,
+      ['build', '-q', '--release', '--locked', '--manifest-path', p.manifest],
+      'building the SBF engine',
+      {
+        ...process.env,
+        CARGO_TARGET_DIR: p.targetDir,
+      },
+    );
+  }
+  if (!existsSync(p.engine)) {
+    if (wanted === 'auto') return [];
+    throw new Error(`the SBF engine ${p.engine} is not built`);
+  }
+  return ['--sbf-engine', p.engine, '--sbf-program', p.program];
+}
