@@ -5,12 +5,13 @@ import {
   OVERLAY_EVENTS,
   OVERLAY_MESSAGES,
   OVERLAY_NAMESPACE,
+  type OverlayServerEvents,
   type OverlayState,
   type OverlayUpdate,
   SERVER_MESSAGES,
 } from '@strm/shared';
 import proxyaddr from 'proxy-addr';
-import type { Namespace, Server, Socket } from 'socket.io';
+import type { Namespace, Socket } from 'socket.io';
 import type { Config } from '../config.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppDeps } from '../deps.ts';
@@ -22,6 +23,7 @@ import { OverlayFeed, type OverlayPublisher } from '../services/overlay/feed.ts'
 import { tapWalletEvents, type WalletEvents } from './engine-events.ts';
 import { OverlayService } from '../services/overlay/index.ts';
 import { KeyedBuckets, SocketCounts, TokenBucket } from './limits.ts';
+import type { AppServer, InterServerEvents } from './contract.ts';
 
 /** Overlays of one wallet connected to one instance (a streamer's scenes may each hold one). */
 const OVERLAYS_PER_WALLET = 20;
@@ -33,7 +35,21 @@ interface OverlaySocketData {
   overlay: { wallet: string; tokenHash: string };
 }
 
-function publisher(nsp: Namespace, clustered: boolean): OverlayPublisher {
+type OverlayNamespace = Namespace<
+  Record<never, never>,
+  OverlayServerEvents,
+  InterServerEvents,
+  OverlaySocketData
+>;
+type OverlaySocket = Socket<Record<never, never>, OverlayServerEvents, InterServerEvents, OverlaySocketData>;
+
+/**
+ * The overlay namespace with its own events and socket data. Socket.IO types every namespace of a server
+ * with the server's maps (io.of), so this one is declared here, its only place.
+ */
+const overlayNamespace = (io: AppServer) => io.of(OVERLAY_NAMESPACE) as unknown as OverlayNamespace;
+
+function publisher(nsp: OverlayNamespace, clustered: boolean): OverlayPublisher {
   return {
     // Without Redis every overlay is here; with it, one may be on another instance (the adapter relays).
     mayHaveWatchers: (wallet) => clustered || nsp.adapter.rooms.has(walletRoom(wallet)),
@@ -51,8 +67,8 @@ export interface Overlays {
 }
 
 /** The overlay service and feed over `io`; `mining` is read once the app is built. */
-export function createOverlays(io: Server, deps: AppDeps, mining: () => Mining): Overlays {
-  const nsp = io.of(OVERLAY_NAMESPACE);
+export function createOverlays(io: AppServer, deps: AppDeps, mining: () => Mining): Overlays {
+  const nsp = overlayNamespace(io);
   const service: OverlayService = new OverlayService({
     prisma: deps.prisma,
     clock: deps.clock,
@@ -79,7 +95,7 @@ const refusal = (err: DomainError): ConnectError =>
 
 /** The namespace's handshake and connections. */
 export function registerOverlaySockets(
-  io: Server,
+  io: AppServer,
   service: OverlayService,
   deps: {
     config: Pick<Config, 'sockets'>;
@@ -88,7 +104,7 @@ export function registerOverlaySockets(
     trustProxy: (addr: string, i: number) => boolean;
   },
 ): void {
-  const nsp = io.of(OVERLAY_NAMESPACE);
+  const nsp = overlayNamespace(io);
   const { handshakesPerMinute } = deps.config.sockets;
   const perAddress = new KeyedBuckets({ perSecond: handshakesPerMinute / 60, burst: handshakesPerMinute });
   const counts = new SocketCounts(OVERLAYS_PER_WALLET);
@@ -112,7 +128,7 @@ export function registerOverlaySockets(
       };
       socket.once('disconnect', release);
       socket.conn.once('close', release);
-      (socket.data as OverlaySocketData).overlay = opened;
+      socket.data.overlay = opened;
       next();
     } catch (err) {
       if (err instanceof DomainError) return next(refusal(err));
@@ -127,11 +143,11 @@ export function registerOverlaySockets(
 }
 
 async function connected(
-  socket: Socket,
+  socket: OverlaySocket,
   service: OverlayService,
   deps: { config: Pick<Config, 'sockets'>; logger: Logger },
 ) {
-  const { wallet, tokenHash } = (socket.data as OverlaySocketData).overlay;
+  const { wallet, tokenHash } = socket.data.overlay;
   // Read-only: whatever it sends is refused (told at most as often as its event limit allows).
   const bucket = new TokenBucket(deps.config.sockets.socketEvents);
   socket.use(([event], _next) => {

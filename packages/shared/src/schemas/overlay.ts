@@ -1,6 +1,6 @@
 // The live overlay for OBS and the public mining card (issue 24): REST bodies and the overlay's events.
 import { z } from 'zod';
-import { OVERLAY_THEMES } from '../overlay-constants.ts';
+import { OVERLAY_EVENTS, OVERLAY_THEMES } from '../overlay-constants.ts';
 import { isoTime, streamPlatformSchema } from './common.ts';
 
 const overlayThemeSchema = z.enum(OVERLAY_THEMES);
@@ -87,3 +87,12 @@ const overlayUpdateSchema = overlayStateSchema
   })
   .partial();
 export type OverlayUpdate = z.infer<typeof overlayUpdateSchema>;
+
+/** What the read-only overlay namespace sends (Socket.IO's generics, as ServerToClientEvents); it takes nothing. */
+export type OverlayServerEvents = {
+  [OVERLAY_EVENTS.state]: (state: OverlayState) => void;
+  [OVERLAY_EVENTS.update]: (update: OverlayUpdate) => void;
+  [OVERLAY_EVENTS.revoked]: (payload: { message: string }) => void;
+  /** Any event an overlay sends is answered with this (OVERLAY_MESSAGES.readOnly). */
+  error: (payload: { message: string; event: string }) => void;
+};

@@ -1,9 +1,9 @@
 // The overlay page (overlay.html, an OBS browser source): its link's token from the address's fragment
 // (never sent in a request line, so never in a log), the read-only overlay namespace, and the view redrawn
 // every frame so that the session's amount counts up between the server's updates.
-import type { OverlayState, OverlayUpdate } from '@strm/shared';
+import type { OverlayServerEvents } from '@strm/shared';
 import { OVERLAY_EVENTS, OVERLAY_MESSAGES, OVERLAY_NAMESPACE } from '@strm/shared/overlay-constants';
-import { io } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 import { OVERLAY_VIEW_TEXT } from '../view/messages.ts';
 import { createOverlayView } from '../view/render.ts';
 import { held, patched, received, type ShownState } from '../view/state.ts';
@@ -21,7 +21,7 @@ export function startOverlayPage(root: HTMLElement, hash: string): void {
   let shown: ShownState | null = null;
   let ended = false;
   // Reconnects on its own (forever, backing off to 5 s) when the connection or the API goes away.
-  const socket = io(OVERLAY_NAMESPACE, {
+  const socket: Socket<OverlayServerEvents, Record<never, never>> = io(OVERLAY_NAMESPACE, {
     transports: ['websocket'],
     auth: { overlayToken: token },
     reconnectionDelay: 1000,
@@ -42,11 +42,11 @@ export function startOverlayPage(root: HTMLElement, hash: string): void {
     }, RETRY_MS);
   };
 
-  socket.on(OVERLAY_EVENTS.state, (state: OverlayState) => show(received(state, performance.now())));
-  socket.on(OVERLAY_EVENTS.update, (update: OverlayUpdate) => {
+  socket.on(OVERLAY_EVENTS.state, (state) => show(received(state, performance.now())));
+  socket.on(OVERLAY_EVENTS.update, (update) => {
     if (shown) show(patched(shown, update, performance.now()));
   });
-  socket.on(OVERLAY_EVENTS.revoked, ({ message }: { message: string }) => end(message));
+  socket.on(OVERLAY_EVENTS.revoked, ({ message }) => end(message));
   socket.on('connect_error', (err: Error & { data?: { error?: string } }) => {
     if (err.data?.error === 'invalid_overlay_token') end(OVERLAY_MESSAGES.invalidToken);
     // Refused for now (too many attempts, the database away): the client does not retry that by itself.
