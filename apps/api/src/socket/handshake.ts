@@ -4,19 +4,13 @@
 // wallet from `socket.data.wallet`, never from a payload.
 import { SERVER_MESSAGES } from '@strm/shared';
 import proxyaddr from 'proxy-addr';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../errors.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
 import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
 import type { AppSocket } from './contract.ts';
+import { connectRefusal } from './refusals.ts';
 import { KeyedBuckets, type SocketCounts } from './limits.ts';
-
-type ConnectError = Error & { data?: { error: string; message: string } };
-
-function refusal(err: DomainError): ConnectError {
-  return Object.assign(new Error(err.message), { data: { error: err.code, message: err.message } });
-}
 
 /** Checks a handshake's auth and answers the wallet it signs in, or throws a DomainError (401/403). */
 export function authenticateHandshake(
@@ -73,16 +67,7 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
       Object.assign(socket.data, { wallet, expiresAtMs });
       next();
     } catch (err) {
-      if (err instanceof DomainError) {
-        next(refusal(err));
-        return;
-      }
-      if (isDatabaseUnavailable(err)) {
-        next(refusal(new DomainError('database_unavailable', SERVER_MESSAGES.databaseUnavailable)));
-        return;
-      }
-      deps.logger.error({ err }, 'socket handshake failed');
-      next(new Error('Internal server error'));
+      next(connectRefusal(err, deps.logger, 'socket handshake'));
     }
   };
 }

@@ -13,7 +13,6 @@ import {
 import proxyaddr from 'proxy-addr';
 import type { Namespace, Socket } from 'socket.io';
 import type { Config } from '../config.ts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -23,6 +22,7 @@ import { OverlayFeed, type OverlayPublisher } from '../services/overlay/feed.ts'
 import { tapWalletEvents, type WalletEvents } from './engine-events.ts';
 import { OverlayService } from '../services/overlay/index.ts';
 import { KeyedBuckets, SocketCounts, TokenBucket } from './limits.ts';
+import { connectRefusal } from './refusals.ts';
 import type { AppServer, InterServerEvents } from './contract.ts';
 
 /** Overlays of one wallet connected to one instance (a streamer's scenes may each hold one). */
@@ -89,10 +89,6 @@ export function createOverlays(io: AppServer, deps: AppDeps, mining: () => Minin
   return { service, tap: (events) => tapWalletEvents(events, feed.listener, deps.logger) };
 }
 
-type ConnectError = Error & { data?: { error: string; message: string } };
-const refusal = (err: DomainError): ConnectError =>
-  Object.assign(new Error(err.message), { data: { error: err.code, message: err.message } });
-
 /** The namespace's handshake and connections. */
 export function registerOverlaySockets(
   io: AppServer,
@@ -131,12 +127,7 @@ export function registerOverlaySockets(
       socket.data.overlay = opened;
       next();
     } catch (err) {
-      if (err instanceof DomainError) return next(refusal(err));
-      if (isDatabaseUnavailable(err)) {
-        return next(refusal(new DomainError('database_unavailable', SERVER_MESSAGES.databaseUnavailable)));
-      }
-      deps.logger.error({ err }, 'overlay handshake failed');
-      next(new Error('Internal server error'));
+      next(connectRefusal(err, deps.logger, 'overlay handshake'));
     }
   });
   nsp.on('connection', (socket) => void connected(socket, service, deps));

@@ -3,6 +3,7 @@
 import { type ClientEventName, SERVER_MESSAGES } from '@strm/shared';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DomainError, type ErrorCode, type ErrorDetails } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 
 export type RefusalEvent =
   | 'error'
@@ -56,4 +57,26 @@ export function refusalOf(err: unknown, request: ClientEventName): Refusal | und
   }
   const failed = FAILED[request];
   return answered && failed ? { event: answered, message: failed, details: {} } : undefined;
+}
+
+type ConnectError = Error & { data?: { error: string; message: string } };
+
+/**
+ * A handshake's refusal (the main and the overlay namespaces): the client's connect_error, whose message is
+ * the refusal's and whose data is `{ error: code, message }`; anything unexpected is logged and told generically.
+ */
+export function connectRefusal(err: unknown, logger: Logger, what: string): Error {
+  const refusal =
+    err instanceof DomainError
+      ? err
+      : isDatabaseUnavailable(err)
+        ? new DomainError('database_unavailable', SERVER_MESSAGES.databaseUnavailable)
+        : undefined;
+  if (!refusal) {
+    logger.error({ err }, `${what} failed`);
+    return new Error('Internal server error');
+  }
+  const connectError: ConnectError = new Error(refusal.message);
+  connectError.data = { error: refusal.code, message: refusal.message };
+  return connectError;
 }
