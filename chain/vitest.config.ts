@@ -1,5 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 600_000, fileParallelism: false },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 600_000,
+    // Two files at a time: each starts its own chain on ports from freePortPair (reserved machine-wide) in a
+    // data directory of its own, and the chain's build is shared under a lock (scripts/cargo.mjs).
+    maxWorkers: 2,
+    minWorkers: 1,
+  },
 });

@@ -6,7 +6,12 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Files share one PostgreSQL server; each gets its own database.
-    fileParallelism: false,
+    // Two files at a time: they share one PostgreSQL server (each has its own database) and the machine's
+    // Redis (each deployment's channels and keys are named after its database), and nothing else: ports come
+    // from freePort (reserved machine-wide), chains and data directories are each file's own. Most tests
+    // wait on timers (mining intervals, polls), so two files nearly halve the suite even on 2 cores.
+    fileParallelism: true,
+    maxWorkers: 2,
+    minWorkers: 1,
   },
 });

@@ -148,7 +148,10 @@ describe('a wallet without beta access', () => {
     const wallet = keypair.publicKey.toBase58();
     await fundWallet(chain.local.connection, chain.local.info, keypair.publicKey, { sol: 1, strm: 0 });
     await server.prisma.streamer.create({ data: { wallet, pendingRewardUnits: 3_000_000n } });
-    const socket = await connect(server, wallet);
+    // Access given without the notification a grant sends: handled after the silent drop below, that
+    // notification would find no access and end the wallet's sockets as a revoke.
+    await server.prisma.betaAccess.create({ data: { wallet, grantedBy: 'test-setup' } });
+    const socket = await connect(server, wallet, { access: false });
     await dropAccessSilently(wallet);
     const signature = await selfTransfer(chain, keypair);
     const answer = await socketRequest(

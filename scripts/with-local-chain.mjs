@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Builds the local chain once, then runs a command with STRM_LOCAL_CHAIN_BINARY set to this clone's copy of
+// it (scripts/cargo.mjs), so the test files that start a chain run that build instead of each asking cargo
+// whether it is up to date: a no-op build is seconds of cargo's fingerprint checks, one at a time under the
+// chain's lock, and a file running beside others would wait for them (or, in a new clone, for the whole
+// build) inside its setup's time limit.
+//   node scripts/with-local-chain.mjs turbo run test …
+// A STRM_LOCAL_CHAIN_BINARY already set (a prebuilt chain) is kept and nothing is built.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error('usage: node scripts/with-local-chain.mjs <command> [args…]');
+  process.exit(2);
+}
+
+const env = { ...process.env };
+if (!env.STRM_LOCAL_CHAIN_BINARY) {
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'scripts', 'cargo.mjs'), 'build', '-q', '-p', 'strm-local-chain'],
+    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (build.status !== 0) {
+    console.error('building the local chain (cargo build -p strm-local-chain) failed');
+    process.exit(build.status ?? 1);
+  }
+  env.STRM_LOCAL_CHAIN_BINARY = join(root, 'target', 'local-chain', 'strm-local-chain');
+}
+
+const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+if (run.error) console.error(`${command}: ${run.error.message}`);
+process.exit(run.status ?? 1);
