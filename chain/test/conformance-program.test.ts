@@ -188,6 +188,12 @@ describe('the mining program through the TS client', () => {
     expect(tx?.meta?.innerInstructions?.every((i) => i.instructions.length > 0)).toBe(true);
     expect(tx?.meta?.logMessages).toContain(`Program ${TOKEN_PROGRAM_ID.toBase58()} invoke [2]`);
     expect(tx?.meta?.computeUnitsConsumed).toBeGreaterThan(0);
+    // The SBF build is metered as on a cluster (its line names the units its CPIs took too); the native
+    // program is not.
+    const metered = tx?.meta?.logMessages?.find((l) =>
+      l.startsWith(`Program ${program.programId} consumed `),
+    );
+    if (chain.program === 'SBF') expect(Number(metered?.split(' ')[3])).toBeGreaterThan(10_000);
   });
 
   it('surfaces each program error 6000-6006 with its code', async () => {

@@ -23,8 +23,10 @@ use wire::{Execution, Reply, Request, WireAccount, WireInner};
 const HISTORY: usize = 100_000;
 
 fn main() {
-    // Blockhashes are the chain's: it keeps the last 150 slots' and refuses older ones before asking.
-    let mut svm = LiteSVM::new().with_blockhash_check(false).with_transaction_history(HISTORY);
+    // Blockhashes and signatures are the chain's to check: it keeps the last 150 slots' blockhashes, and
+    // verifies signatures before sending and when a simulation asks (wallets simulate unsigned).
+    let mut svm =
+        LiteSVM::new().with_blockhash_check(false).with_sigverify(false).with_transaction_history(HISTORY);
     let mut input = BufReader::new(std::io::stdin().lock());
     let mut output = BufWriter::new(std::io::stdout().lock());
     loop {
@@ -90,15 +92,15 @@ fn handle(svm: &mut LiteSVM, request: Request) -> Result<Reply, String> {
 /// As `anchor deploy` leaves a program: LiteSVM's upgradeable deployment, then its ProgramData rewritten
 /// with the upgrade authority (LiteSVM records none).
 fn deploy(svm: &mut LiteSVM, program: Address, elf: &[u8], authority: Option<Address>) -> Result<(), String> {
-    let loader = solana_loader_v3_interface::get_program_data_address(&program);
+    let address = solana_loader_v3_interface::get_program_data_address(&program);
     svm.add_program(program, elf).map_err(|e| e.to_string())?;
-    let mut program_data = svm.get_account(&loader).ok_or("the program has no ProgramData")?;
+    let mut program_data = svm.get_account(&address).ok_or("the program has no ProgramData")?;
     let metadata = UpgradeableLoaderState::size_of_programdata_metadata();
     let header = bincode::serialize(&UpgradeableLoaderState::ProgramData { slot: 0, upgrade_authority_address: authority })
         .map_err(|e| e.to_string())?;
     program_data.data[..metadata].fill(0);
     program_data.data[..header.len()].copy_from_slice(&header);
-    svm.set_account(loader, program_data).map_err(|e| e.to_string())
+    svm.set_account(address, program_data).map_err(|e| e.to_string())
 }
 
 fn decode(bytes: &[u8]) -> Result<VersionedTransaction, String> {
