@@ -186,8 +186,9 @@ async fn start_native(
     Ok((Engine::Native(Box::new(native)), faucet, genesis_hash))
 }
 
-/// The faucet's lamports on the SBF engine (500 million SOL, what solana-test-validator's faucet starts with).
-const SBF_FAUCET_LAMPORTS: u64 = 500_000_000 * 1_000_000_000;
+/// The faucet's lamports on the SBF engine: 1,000,000 SOL, as solana-program-test's genesis gives the
+/// native engine's.
+const SBF_FAUCET_LAMPORTS: u64 = 1_000_000 * 1_000_000_000;
 
 fn start_sbf(
     sbf: &Sbf,
