@@ -1,8 +1,7 @@
-// What the app knows about wallets without loading the wallet code (kept out of the landing page's first
-// download).
+// What the app knows about wallets without loading the wallet adapter (kept out of the landing page's
+// first download).
 
-/** The chosen wallet is remembered under this local storage key (cleared at disconnect); the key the
- * Solana wallet adapter used, so a visitor remembered before is still restored. */
+/** The wallet adapter remembers the chosen wallet under this local storage key (cleared at disconnect). */
 export const WALLET_STORAGE_KEY = 'walletName';
 
 export class PhantomNotFoundError extends Error {}

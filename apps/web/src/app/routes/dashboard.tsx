@@ -76,8 +76,7 @@ export function Dashboard({ wallet }: { wallet: string }) {
   const market = useMarket();
   const config = useClientConfig();
   const live = useSocketState();
-  // The chain code (web3.js, Anchor) loads once the dashboard shows its data, not before.
-  const actions = useChainActions(wallet, streamer.data !== undefined && !balance.isPending);
+  const actions = useChainActions(wallet);
   const client = useQueryClient();
 
   // Server state that a socket event changes is read again from the API.

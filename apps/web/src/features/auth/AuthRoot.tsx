@@ -1,5 +1,5 @@
-// The sign-in session for the whole app, with the wallet code (lib/wallet.ts, Phantom's provider) loaded
-// only when needed: at once for a returning visitor whose wallet is remembered, else when the visitor presses
+// The sign-in session for the whole app, with the wallet adapter (and web3.js under it) loaded only when
+// needed: at once for a returning visitor whose wallet is remembered, else when the visitor presses
 // Connect. Until then the landing page runs on a light session that answers "disconnected". The loaded
 // session renders beside the app and publishes its state into the same context, so the page does not
 // remount (nor lose focus or input) when the wallet code arrives.

@@ -1,5 +1,5 @@
-// The wallet (Phantom's provider, lib/wallet.ts) and the sign-in sequence (spec §4), loaded on demand by
-// AuthRoot: once a wallet is connected, get a nonce, sign its message, post the signature, keep the token. Failure disconnects and
+// The wallet adapter and the sign-in sequence (spec §4), loaded on demand by AuthRoot: once a wallet is
+// connected, get a nonce, sign its message, post the signature, keep the token. Failure disconnects and
 // returns to the landing page with authError; declining in the wallet (4001) cancels quietly.
 // Disconnecting clears everything and reloads. It renders nothing: it publishes the session's state to
 // AuthRoot, so the app below never remounts when this code arrives.
@@ -11,6 +11,7 @@ import {
   PhantomNotFoundError,
   useWalletSession,
   WALLET_STORAGE_KEY,
+  WalletProviders,
 } from '../../lib/wallet.ts';
 import { fetchNonce, postAuthenticate } from './api.ts';
 import { AUTH_ERROR_PARAM, type AuthState, type AuthStatus } from './context.ts';
@@ -167,5 +168,11 @@ function AuthSession({ start, onChange }: SessionProps) {
   return null;
 }
 
-/** The wallet and the sign-in session: loaded on demand by AuthRoot. */
-export const WalletAuth = memo(AuthSession);
+/** The wallet adapter and the sign-in session: loaded on demand by AuthRoot. */
+export const WalletAuth = memo(function WalletAuth(props: SessionProps) {
+  return (
+    <WalletProviders>
+      <AuthSession {...props} />
+    </WalletProviders>
+  );
+});

@@ -1,13 +1,12 @@
 // The dashboard's blockchain actions: activate and deactivate a tier (spec §4), collect rewards (the
 // empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
-// then told to the socket, whose answer decides. The code that builds and sends transactions (web3.js,
-// Anchor's program client, the RPC connection) is not part of the dashboard: it loads in the background
-// once the dashboard shows (`ready`), or with the first action, which shows as busy meanwhile.
-import type { TransactionInstruction } from '@solana/web3.js';
+// then told to the socket, whose answer decides.
+import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { type Ack, toBaseUnits } from '@strm/shared';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useToast } from '../../components/ui/index.ts';
 import { formatNumber } from '../../lib/format.ts';
+import { rpcConnection } from '../../lib/rpc.ts';
 import { answerOf, requestSocket } from '../../lib/socket.ts';
 import { useAuth } from '../auth/index.ts';
 import { useLoadClientConfig } from '../client-config/index.ts';
@@ -28,28 +27,7 @@ const miningClient = () =>
     throw new ShownError(MINING_MESSAGES.programInitFailed);
   });
 
-/** web3.js and the RPC connection, with the program client: everything a transaction needs. */
-const chainCode = () =>
-  Promise.all([import('../../lib/chain.ts'), miningClient()]).then(
-    ([chain, client]) => ({ ...chain, client }),
-    (err: unknown) => {
-      throw err instanceof ShownError ? err : new ShownError(MINING_MESSAGES.programInitFailed);
-    },
-  );
-
-/** Starts loading the chain code when the browser is idle; a failure is told by the action that needs it. */
-function preloadChainCode(): () => void {
-  const load = () => void chainCode().catch(() => {});
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(load, { timeout: 1_000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(load, 0);
-  return () => clearTimeout(id);
-}
-
-/** `ready`: the dashboard shows its data, so the chain code may load without delaying it. */
-export function useChainActions(wallet: string, ready = true) {
+export function useChainActions(wallet: string) {
   const loadConfig = useLoadClientConfig();
   const session = useAuth();
   const toast = useToast();
@@ -57,11 +35,9 @@ export function useChainActions(wallet: string, ready = true) {
   const [busy, setBusy] = useState<{ action: ChainAction; tier?: string } | null>(null);
   const [error, setError] = useState<{ action: ChainAction; message: string } | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
-  useEffect(() => (ready ? preloadChainCode() : undefined), [ready]);
 
   async function send(instructions: TransactionInstruction[]): Promise<string> {
-    const { client, PublicKey, rpcConnection, Transaction } = await chainCode();
-    const { CLIENT_MESSAGES, MiningClientError } = client;
+    const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
     if (!session.wallet) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
     const connection = rpcConnection((await loadConfig()).rpcUrl);
     const latest = await connection.getLatestBlockhash('confirmed');
@@ -105,8 +81,7 @@ export function useChainActions(wallet: string, ready = true) {
   }
 
   const program = async () => {
-    const { client, rpcConnection } = await chainCode();
-    const { CLIENT_MESSAGES, MiningClientError, miningProgram } = client;
+    const { CLIENT_MESSAGES, MiningClientError, miningProgram } = await miningClient();
     const config = await loadConfig().catch(() => {
       throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
     });
@@ -116,10 +91,7 @@ export function useChainActions(wallet: string, ready = true) {
       throw new ShownError(MINING_MESSAGES.programInitFailed);
     }
   };
-  const walletKey = async () => {
-    const { PublicKey } = await chainCode();
-    return session.wallet ? new PublicKey(session.wallet) : null;
-  };
+  const walletKey = () => (session.wallet ? new PublicKey(session.wallet) : null);
 
   /** The server's acknowledgement of a request; its refusal (or no answer) is shown as its message. */
   const answer = async <T>(request: () => Promise<Ack<T>>, fallback: string): Promise<T> => {
@@ -143,12 +115,7 @@ export function useChainActions(wallet: string, ready = true) {
       run('activate', tier, MINING_MESSAGES.activateFailed, async () => {
         const { activateTierInstructions } = await miningClient();
         const signature = await send(
-          await activateTierInstructions(
-            await program(),
-            await walletKey(),
-            tier,
-            toBaseUnits(deposit.toFixed(6)),
-          ),
+          await activateTierInstructions(await program(), walletKey(), tier, toBaseUnits(deposit.toFixed(6))),
         );
         await answer(
           () => requestSocket().emitWithAck('activate-tier', { signature, tier }),
@@ -158,7 +125,7 @@ export function useChainActions(wallet: string, ready = true) {
     deactivate: (tier: string) =>
       run('deactivate', tier, MINING_MESSAGES.deactivateFailed, async () => {
         const { deactivateTierInstruction } = await miningClient();
-        const signature = await send([await deactivateTierInstruction(await program(), await walletKey())]);
+        const signature = await send([await deactivateTierInstruction(await program(), walletKey())]);
         await answer(
           () => requestSocket().emitWithAck('deactivate-tier', { signature, tier }),
           MINING_MESSAGES.tierError,
@@ -166,8 +133,7 @@ export function useChainActions(wallet: string, ready = true) {
       }),
     collect: () =>
       run('collect', undefined, MINING_MESSAGES.collectFailed, async () => {
-        const { SystemProgram } = await chainCode();
-        const key = await walletKey();
+        const key = walletKey();
         if (!key) {
           const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
           throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
