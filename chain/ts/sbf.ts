@@ -9,6 +9,9 @@ import { join } from 'node:path';
 
 export type ChainProgram = 'native' | 'sbf' | 'auto';
 
+/** Built once per process: a suite that starts several chains checks the .so and the engine once. */
+let built = false;
+
 function paths(repoRoot: string) {
   const sbfCache = process.env.STRM_SBF_CACHE ?? join(homedir(), '.cache', 'strm-sbf');
   // Outside the clone, as the workspace's target dir; its own, since another cargo and agave build it.
@@ -52,7 +55,7 @@ export function programArgs(repoRoot: string, asked: ChainProgram | undefined, b
       `the SBF chain needs Debian's rustc 1.97.1 (${p.cargo}: ./run sbf rust) and ${p.program} (./run sbf)`,
     );
   }
-  if (build) {
+  if (build && !built) {
     run('bash', [join(repoRoot, 'scripts', 'sbf', 'sbf.sh'), 'build'], 'building target/deploy/mining.so');
     run(
       p.cargo,
@@ -63,6 +66,7 @@ export function programArgs(repoRoot: string, asked: ChainProgram | undefined, b
         CARGO_TARGET_DIR: p.targetDir,
       },
     );
+    built = true;
   }
   if (!existsSync(p.engine)) {
     if (wanted === 'auto') return [];
