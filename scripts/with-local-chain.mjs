@@ -30,6 +30,10 @@ if (!env.STRM_LOCAL_CHAIN_BINARY) {
   }
   env.STRM_LOCAL_CHAIN_BINARY = join(root, 'target', 'local-chain', 'strm-local-chain');
 }
+// The suites run the native mining program unless asked otherwise (STRM_LOCAL_CHAIN_PROGRAM=sbf runs its SBF
+// build, chain/ts/sbf.ts): the API processes they start would otherwise take the SBF build wherever
+// `./run sbf rust` has been run, as `./run start` does, and build its engine inside a test's time limit.
+env.STRM_LOCAL_CHAIN_PROGRAM ??= 'native';
 
 const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
 if (run.error) console.error(`${command}: ${run.error.message}`);
