@@ -136,6 +136,31 @@ describe('the mining program through the TS client', () => {
     expect(config?.pendingAuthority).toBeNull();
   });
 
+  it('activates a wallet whose record and holdings addresses were sent lamports first (no init griefing)', async () => {
+    // Anyone can send lamports to the addresses of a wallet's future record and holdings.
+    const wallet = await fundedWallet(6000n);
+    const record = streamerPda(wallet.publicKey);
+    const holdings = holdingsAddress(wallet.publicKey, mint);
+    const gift = async (to: PublicKey, lamports: number) => {
+      const signature = await chain.connection.requestAirdrop(to, lamports);
+      await chain.connection.confirmTransaction({
+        signature,
+        ...(await chain.connection.getLatestBlockhash()),
+      });
+    };
+    await gift(record, 1_000_000);
+    await gift(holdings, 2_000_000);
+    const before = await chain.connection.getBalance(wallet.publicKey);
+
+    await send(await activateTierInstructions(program, wallet.publicKey, 'Tier 2', 5000n * UNIT), [wallet]);
+    expect(await tokenBalance(chain.connection, record, mint)).toBe(5000);
+    // Closing returns every lamport of both accounts, the gifts included, to the wallet (less two fees).
+    await send([await deactivateTierInstruction(program, wallet.publicKey)], [wallet]);
+    expect(await chain.connection.getBalance(wallet.publicKey)).toBe(before + 3_000_000 - 2 * 5000);
+    expect(await chain.connection.getAccountInfo(record)).toBeNull();
+    expect(await chain.connection.getAccountInfo(holdings)).toBeNull();
+  });
+
   it('activates a tier, shows the streamer, indexes the event, and deactivates with the deposit back', async () => {
     const wallet = await fundedWallet(6000n);
     const lamportsBefore = await chain.connection.getBalance(wallet.publicKey);
