@@ -140,6 +140,10 @@ describe('the overlay link', () => {
     expect(changed.body).toMatchObject({ theme: 'lower-third', showBalance: true });
     expect(await shown).toMatchObject({ theme: 'lower-third', pendingReward: 0 });
     expect((await api(s.wallet, 'PUT', '/streamer/overlay/settings', { theme: 'neon' })).status).toBe(400);
+    // A request without a body is refused, not taken for "change nothing" (schemathesis' ST201).
+    const bodiless = await api(s.wallet, 'PUT', '/streamer/overlay/settings');
+    expect(bodiless.status).toBe(400);
+    expect(bodiless.body).toMatchObject({ error: 'validation_error' });
     o.close();
     s.socket.close();
   });

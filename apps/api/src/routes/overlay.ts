@@ -33,13 +33,13 @@ export function overlayRouter(deps: AppDeps, overlays: OverlayService, access: A
     res.json((await overlays.revokeToken(walletOf(req))) satisfies z.input<typeof overlaySettingsSchema>);
   });
   router.put('/streamer/overlay/settings', signedIn, async (req, res) => {
-    const change = overlaySettingsRequestSchema.parse(req.body ?? {});
+    const change = overlaySettingsRequestSchema.parse(req.body);
     res.json(
       (await overlays.updateSettings(walletOf(req), change)) satisfies z.input<typeof overlaySettingsSchema>,
     );
   });
   router.put('/streamer/public-card', signedIn, async (req, res) => {
-    const { enabled } = publicCardRequestSchema.parse(req.body ?? {});
+    const { enabled } = publicCardRequestSchema.parse(req.body);
     res.json(
       (await overlays.setCard(walletOf(req), enabled)) satisfies z.input<typeof publicCardSettingsSchema>,
     );
