@@ -49,6 +49,24 @@ useConformanceChain();
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const PROGRAM_DATA_HEADER = 45;
 
+/** activate_tier built by hand, past the client's own checks, so that the program's refusal is what is seen. */
+function handBuiltActivation(wallet: PublicKey, tier: string, deposit: bigint) {
+  return program.methods
+    .activateTier(tier, new BN(deposit.toString()))
+    .accountsStrict({
+      wallet,
+      config: configPda(),
+      streamer: streamerPda(wallet),
+      tokenMint: mint,
+      walletTokenAccount: getAssociatedTokenAddressSync(mint, wallet),
+      holdings: holdingsAddress(wallet, mint),
+      tokenProgram: TOKEN_PROGRAM_ID,
+      associatedTokenProgram: ASSOCIATED_TOKEN_PROGRAM_ID,
+      systemProgram: SystemProgram.programId,
+    })
+    .instruction();
+}
+
 describe('the mining program through the TS client', () => {
   it('starts with the config and the nine default tiers from genesis', async () => {
     const config = await readConfig(program);
@@ -91,20 +109,7 @@ describe('the mining program through the TS client', () => {
       "The tier's deposit has changed.",
     );
     // …and the program refuses it when it changed after signing (6007).
-    const repriced = await program.methods
-      .activateTier('Tier 1', new BN((900n * UNIT).toString()))
-      .accountsStrict({
-        wallet: wallet.publicKey,
-        config: configPda(),
-        streamer: streamerPda(wallet.publicKey),
-        tokenMint: mint,
-        walletTokenAccount: getAssociatedTokenAddressSync(mint, wallet.publicKey),
-        holdings: holdingsAddress(wallet.publicKey, mint),
-        tokenProgram: TOKEN_PROGRAM_ID,
-        associatedTokenProgram: ASSOCIATED_TOKEN_PROGRAM_ID,
-        systemProgram: SystemProgram.programId,
-      })
-      .instruction();
+    const repriced = await handBuiltActivation(wallet.publicKey, 'Tier 1', 900n * UNIT);
     await expectProgramError(send([repriced], [wallet]), 6007);
     expect(await tokenBalance(chain.connection, wallet.publicKey, mint)).toBe(1000);
   });
@@ -258,20 +263,7 @@ describe('the mining program through the TS client', () => {
     await expect(activateTierInstructions(program, wallet.publicKey, 'Tier 42', UNIT)).rejects.toThrow(
       'Tier not found',
     );
-    const unknownTier = await program.methods
-      .activateTier('Tier 42', new BN(UNIT.toString()))
-      .accountsStrict({
-        wallet: wallet.publicKey,
-        config: configPda(),
-        streamer: streamerPda(wallet.publicKey),
-        tokenMint: mint,
-        walletTokenAccount: getAssociatedTokenAddressSync(mint, wallet.publicKey),
-        holdings: holdingsAddress(wallet.publicKey, mint),
-        tokenProgram: TOKEN_PROGRAM_ID,
-        associatedTokenProgram: ASSOCIATED_TOKEN_PROGRAM_ID,
-        systemProgram: SystemProgram.programId,
-      })
-      .instruction();
+    const unknownTier = await handBuiltActivation(wallet.publicKey, 'Tier 42', UNIT);
     await expectProgramError(send([unknownTier], [wallet]), 6003);
 
     // 6004 MaxTiersReached: the authority fills the table (16), one more is refused; then tidies up.

@@ -137,10 +137,13 @@ export function registerMiningSockets(io: AppServer, mining: Mining, deps: Socke
   const { logger } = deps;
   const perWallet = new KeyedBuckets(deps.config.sockets.walletEvents);
   io.on(SESSION_CONTROL, (owner, request, ack) => {
-    void mining.engine.controlForwarded(owner, request).then(ack, (err: unknown) => {
-      logger.error({ err, kind: request.kind }, 'a forwarded session request failed');
-      ack(null);
-    });
+    mining.engine
+      .controlForwarded(owner, request)
+      .then(ack, (err: unknown) => {
+        logger.error({ err, kind: request.kind }, 'a forwarded session request failed');
+        ack(null);
+      })
+      .catch((err: unknown) => logger.error({ err }, 'answering a forwarded session request failed'));
   });
   io.on('connection', (socket) => {
     const { wallet } = socket.data;

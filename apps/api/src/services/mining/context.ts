@@ -85,9 +85,10 @@ export class EngineContext {
 
   /** Database work in the background, awaited by stop(); a failure is logged (never unhandled). */
   track(work: Promise<unknown>): void {
-    const caught = work.catch((err: unknown) => this.deps.logger.error({ err }, 'mining engine work failed'));
+    const caught: Promise<unknown> = work
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'mining engine work failed'))
+      .finally(() => this.inFlight.delete(caught));
     this.inFlight.add(caught);
-    void caught.finally(() => this.inFlight.delete(caught));
   }
 
   /** Runs a new live session: its updates, checkpoints, end and (dropped) grace period are queued. */
