@@ -4,13 +4,15 @@
 // in this workspace summed (vitest JSON reports and cargo's own summaries, written under .test-reports/ by
 // the test scripts).
 //   node scripts/test-summary.mjs lint typecheck test:rust …   run these scripts (`pnpm run <name>`)
-// ./run measures the install before it and passes it in STRM_INSTALL_SECONDS.
+// ./run measures the install before it and passes it in STRM_INSTALL_SECONDS (CPU: STRM_INSTALL_CPU_SECONDS).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every architecture Node runs on there. */
+const CLOCK_TICKS = 100;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, '.test-reports');
 
@@ -41,11 +43,12 @@ mkdirSync(dir, { recursive: true });
 // never cached.
 process.env.TURBO_CACHE_DIR ??= join(homedir(), '.cache', 'strm-turbo');
 
-/** @type {{ label: string, seconds: number, status: string }[]} */
+/** @type {{ label: string, seconds: number, cpu?: number, status: string }[]} */
 const steps = [];
 const install = Number(process.env.STRM_INSTALL_SECONDS);
 if (Number.isFinite(install) && process.env.STRM_INSTALL_SECONDS !== '') {
-  steps.push({ label: 'install', seconds: install, status: 'ok' });
+  const cpu = Number(process.env.STRM_INSTALL_CPU_SECONDS || Number.NaN);
+  steps.push({ label: 'install', seconds: install, cpu, status: 'ok' });
 }
 
 let failedStep;
@@ -53,11 +56,13 @@ for (const [i, script] of scripts.entries()) {
   const label = LABELS[script] ?? script;
   console.log(`\n▶ ${label} (pnpm run ${script})`);
   const started = performance.now();
+  const cpuBefore = childrenCpuSeconds();
   const run = spawnSync(...pnpm(['run', script]), { cwd: root, stdio: 'inherit' });
   if (run.error) console.error(`${label}: ${run.error.message}`);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = childrenCpuSeconds() - cpuBefore;
   const ok = run.status === 0;
-  steps.push({ label, seconds, status: ok ? 'ok' : 'FAILED' });
+  steps.push({ label, seconds, cpu, status: ok ? 'ok' : 'FAILED' });
   if (!ok) {
     failedStep = label;
     for (const rest of scripts.slice(i + 1)) {
@@ -69,16 +74,21 @@ for (const [i, script] of scripts.entries()) {
 
 /** m:ss */
 function clock(seconds) {
-  if (Number.isNaN(seconds)) return '';
+  if (!Number.isFinite(seconds)) return '';
   const s = Math.round(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 const width = Math.max(...steps.map((s) => s.label.length));
-console.log('\nStep times (m:ss)');
+console.log(`\nStep times (m:ss; CPU: user + system time of the step's processes; load ${loadAverage()})`);
+console.log(`  ${'step'.padEnd(width)}  ${'wall'.padStart(6)}  ${'CPU'.padStart(6)}`);
 for (const s of steps)
-  console.log(`  ${s.label.padEnd(width)}  ${clock(s.seconds).padStart(6)}  ${s.status}`);
-const total = steps.reduce((sum, s) => sum + (Number.isNaN(s.seconds) ? 0 : s.seconds), 0);
-console.log(`  ${'total'.padEnd(width)}  ${clock(total).padStart(6)}`);
+  console.log(
+    `  ${s.label.padEnd(width)}  ${clock(s.seconds).padStart(6)}  ${clock(s.cpu).padStart(6)}  ${s.status}`,
+  );
+const sum = (key) => steps.reduce((total, s) => total + (Number.isFinite(s[key]) ? s[key] : 0), 0);
+console.log(
+  `  ${'total'.padEnd(width)}  ${clock(sum('seconds')).padStart(6)}  ${clock(sum('cpu')).padStart(6)}`,
+);
 
 const { passed, failed, skipped } = countTests();
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
@@ -89,6 +99,29 @@ process.exit(failedStep || failed > 0 || passed === 0 ? 1 : 0);
 function pnpm(args) {
   const execPath = process.env.npm_execpath;
   return execPath?.includes('pnpm') ? [process.execPath, [execPath, ...args]] : ['pnpm', args];
+}
+
+/**
+ * CPU seconds (user + system) of this process's children that have ended and been waited for, and of theirs
+ * (Linux's cutime and cstime, /proc/self/stat); a daemon that left its parent's tree (an embedded
+ * PostgreSQL started by pg_ctl) is not counted. NaN where /proc is not there.
+ */
+function childrenCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of stat(5), counted from the state (field 3) here.
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The 1, 5 and 15 minute load averages when the table is printed: the wall times depend on them. */
+function loadAverage() {
+  return loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 }
 
 function countTests() {
