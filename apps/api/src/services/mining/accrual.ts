@@ -2,7 +2,7 @@
 // its 10-day boundary and the drop of its last socket. Pure: no I/O and no clock (the caller passes the
 // moment); amounts are base units.
 import { SECONDS_PER_HOUR } from '@strm/shared';
-import { type LocalDay, localDay, usedInDay } from './daily.ts';
+import { type LocalDay, localDay } from './daily.ts';
 import type { EndReason } from './types.ts';
 
 const MS_PER_HOUR = BigInt(SECONDS_PER_HOUR * 1000);
@@ -46,13 +46,16 @@ export function scheduledEnd(
   return s.capAtMs != null ? { at: s.capAtMs, reason: 'daily-limit' } : null;
 }
 
-/** The last instant the session is credited for at `nowMs`: never past the drop, the cap or the boundary. */
+/**
+ * The last instant the session is credited for at `nowMs`: never past the drop, the cap or the boundary.
+ * Runs for every update of every live session, so it allocates nothing.
+ */
 export function creditedUntil(s: AccrualState, nowMs: number): number {
   let until = nowMs;
-  if (s.disconnectedAtMs != null) until = Math.min(until, s.disconnectedAtMs);
-  const end = scheduledEnd(s);
-  if (end) until = Math.min(until, end.at);
-  return Math.max(s.startedAtMs, until);
+  if (s.disconnectedAtMs != null && s.disconnectedAtMs < until) until = s.disconnectedAtMs;
+  if (s.capAtMs != null && s.capAtMs < until) until = s.capAtMs;
+  if (s.boundaryAtMs != null && s.boundaryAtMs < until) until = s.boundaryAtMs;
+  return until > s.startedAtMs ? until : s.startedAtMs;
 }
 
 /**
@@ -70,22 +73,33 @@ export function minedUntil(
 
 /** Live seconds of the local day containing `atMs` (and that day, computed again only when `at` left it). */
 export function dailyDurationAt(s: AccrualState, atMs: number): { seconds: number; day: LocalDay } {
-  const day = s.day && atMs >= s.day.startMs && atMs < s.day.endMs ? s.day : localDay(atMs, s.timezone);
+  const day = dayAt(s, atMs);
+  return { seconds: dailySeconds(s, day, atMs), day };
+}
+
+/** The local day containing `atMs`: the state's cached one while `atMs` is in it (no zone arithmetic). */
+function dayAt(s: AccrualState, atMs: number): LocalDay {
+  return s.day && atMs >= s.day.startMs && atMs < s.day.endMs ? s.day : localDay(atMs, s.timezone);
+}
+
+/** Live seconds of `day` up to `atMs`: what was mined in it before the session, and the session's part in it. */
+function dailySeconds(s: AccrualState, day: LocalDay, atMs: number): number {
   const before = s.startedAtMs >= day.startMs ? s.usedBeforeMs : 0;
-  const used = before + usedInDay([{ startMs: s.startedAtMs, endMs: atMs }], day);
-  return { seconds: Math.floor(used / 1000), day };
+  const from = s.startedAtMs > day.startMs ? s.startedAtMs : day.startMs;
+  const to = atMs < day.endMs ? atMs : day.endMs;
+  return Math.floor((before + (to > from ? to - from : 0)) / 1000);
 }
 
 /** The session's figures at `nowMs`, counted up to the last instant it is credited for. */
 export function accrue(s: AccrualState, nowMs: number): Accrual {
   const untilMs = creditedUntil(s, nowMs);
-  const daily = dailyDurationAt(s, untilMs);
+  const day = dayAt(s, untilMs);
   return {
     untilMs,
     seconds: Math.floor((untilMs - s.startedAtMs) / 1000),
     minedUnits: minedUntil(s, untilMs),
-    currentDailyDuration: daily.seconds,
-    day: daily.day,
+    currentDailyDuration: dailySeconds(s, day, untilMs),
+    day,
   };
 }
 

@@ -1,13 +1,13 @@
 // What the engine's parts share: its dependencies, the live sessions of this instance and the queue of
 // work due on them, the writes the database owes, and the database work in flight.
 import type { StreamPlatform } from '@strm/shared';
-import TinyQueue from 'tinyqueue';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { StreamerStore } from '../streamer/store.ts';
 import { scheduledEnd } from './accrual.ts';
 import { type EngineCounters, engineCounters } from './counters.ts';
+import { DueQueue } from './due-queue.ts';
 import { DomainError } from '../../errors.ts';
-import type { Due, LiveSession } from './session.ts';
+import type { LiveSession } from './session.ts';
 import { type Checkpoint, SessionStore } from './store.ts';
 import type { EndReason, EngineDeps } from './types.ts';
 
@@ -35,7 +35,7 @@ export class EngineContext {
   readonly starting = new Set<string>();
   /** Sockets connected here, by wallet. */
   readonly connections = new Map<string, number>();
-  readonly queue = new TinyQueue<Due>([], (a, b) => a.at - b.at);
+  readonly queue = new DueQueue();
   readonly store: SessionStore;
   readonly streamers: StreamerStore;
   readonly counters: EngineCounters;

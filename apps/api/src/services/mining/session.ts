@@ -1,6 +1,6 @@
 // A live session as the engine holds it in memory, built in one place whether it starts here or is taken
 // over from another instance's row.
-import type { StreamPlatform } from '@strm/shared';
+import { fromBaseUnits, type StreamPlatform } from '@strm/shared';
 import type { CatalogTier } from '../tiers.ts';
 import { type AccrualState, creditedUntil, minedUntil } from './accrual.ts';
 import { dailyCapAt } from './daily.ts';
@@ -18,6 +18,8 @@ export interface LiveSession extends AccrualState {
   /** The last moment the stake and the platform account were confirmed (a re-read ending it ends here). */
   validAtMs: number;
   dailyLimitSeconds: number;
+  /** The rate in tokens per hour, as every update carries it (fixed with the rate). */
+  miningRate: number;
   nextUpdateAtMs: number;
   nextCheckpointAtMs: number;
   unwatch: Array<() => void>;
@@ -61,6 +63,7 @@ export function buildSession(f: SessionFacts, t: SessionTimes): LiveSession {
     tierName: f.tier.name,
     activatedAt: f.activatedAt,
     rateUnitsPerHour: f.rateUnitsPerHour,
+    miningRate: fromBaseUnits(f.rateUnitsPerHour),
     startedAtMs: f.startedAtMs,
     validAtMs: f.validAtMs,
     usedBeforeMs: f.usedBeforeMs,

@@ -34,17 +34,20 @@ export function tick(ctx: EngineContext): void {
 function run(ctx: EngineContext, s: LiveSession, due: Due, now: number): void {
   const { options, logger } = ctx.deps;
   switch (due.kind) {
+    // The popped entry is queued again at its next time (no new object per update).
     case 'update':
       update(ctx, s, now);
       s.nextUpdateAtMs = due.at + options.updateIntervalMs;
       if (s.nextUpdateAtMs <= now) s.nextUpdateAtMs = now + options.updateIntervalMs;
-      ctx.queue.push({ ...due, at: s.nextUpdateAtMs });
+      due.at = s.nextUpdateAtMs;
+      ctx.queue.push(due);
       break;
     case 'checkpoint':
       queueCheckpoint(ctx, checkpointOf(s, now));
       ctx.revalidation.pending.push(s);
       s.nextCheckpointAtMs = now + options.checkpointIntervalMs;
-      ctx.queue.push({ ...due, at: s.nextCheckpointAtMs });
+      due.at = s.nextCheckpointAtMs;
+      ctx.queue.push(due);
       break;
     case 'end': {
       const end = scheduledEnd(s);
@@ -73,7 +76,7 @@ function update(ctx: EngineContext, s: LiveSession, now: number): void {
   ctx.deps.events.update(s.wallet, {
     duration: accrual.seconds,
     minedAmount: fromBaseUnits(accrual.minedUnits),
-    miningRate: fromBaseUnits(s.rateUnitsPerHour),
+    miningRate: s.miningRate,
     platform: s.platform,
     currentDailyDuration: accrual.currentDailyDuration,
   });
