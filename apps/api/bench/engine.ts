@@ -84,6 +84,9 @@ async function scenario(bare: boolean) {
   const t0 = Date.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const reports = await Promise.all(clients.map((c) => ask(c, 'report')));
+  // Read before the profile is written: its serialisation is the profiler's work, not the server's.
+  const cpuAfter = serverCpu(server.pid!);
+  const elapsed = (Date.now() - t0) / 1000;
   if (profileDir) {
     const written = nextMessage(server, 'profile-stop');
     server.send({
@@ -92,8 +95,6 @@ async function scenario(bare: boolean) {
     });
     await written;
   }
-  const cpuAfter = serverCpu(server.pid!);
-  const elapsed = (Date.now() - t0) / 1000;
   const rss = rssMb(server.pid!);
   const statsAfter = await ask(server, 'stats');
   // Less the one this query's session adds.
