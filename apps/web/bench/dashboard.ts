@@ -1,0 +1,193 @@
+// bench:web's dashboard time to interactive: from navigation start of an admitted wallet's page, through
+// Connect and the sign-in, to the tier cards' Activate button being enabled (median of `runs` page loads,
+// each a fresh page with cleared storage). Each load is traced: the main thread's task time (CPU against
+// wall, as bench/main-thread.ts: the CPU figure follows the page, the wall figure the host's load) and,
+// for the median load, the timeline of what it waited for (Connect's click, every script and API request).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Keypair } from '@solana/web3.js';
+import type { BrowserContext } from '@strm/testing';
+import { installPhantomTestProvider } from '@strm/testing/phantom';
+import { callApi, signInAs } from '../e2e/api-client.ts';
+import type { Product } from '../e2e/product.ts';
+
+const tracesDir = fileURLToPath(new URL('../../../.test-reports/dashboard-traces/', import.meta.url));
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { url?: string } };
+}
+
+export interface DashboardLoad {
+  /** Navigation start to an enabled Activate button, ms. */
+  ttiMs: number;
+  /** The main thread's tasks until then: CPU and wall time, ms. */
+  cpuMs: number;
+  wallMs: number;
+  /** What happened when (ms from navigation start), in order. */
+  timeline: string[];
+  /** The load's trace (Chrome's trace event format: DevTools' Performance panel opens it). */
+  trace: TraceEvent[];
+}
+
+const median = <T>(xs: T[], by: (x: T) => number) =>
+  [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)]!;
+
+/** A registered wallet with beta access and tokens, signed in once through the API. */
+export async function admittedWallet(product: Product, admin: Keypair): Promise<Keypair> {
+  const user = Keypair.generate();
+  const wallet = user.publicKey.toBase58();
+  await callApi(product.url, null, 'POST', '/dev/faucet', { wallet });
+  const token = await signInAs(product.url, user);
+  await callApi(product.url, token, 'POST', '/registrations', {
+    name: 'Bench',
+    email: 'bench@example.com',
+    platform: 'twitch',
+    platform_username: 'bench',
+    streaming_frequency: 'Daily',
+    follower_count: 1,
+    content_type: 'Gaming',
+    project_interest: 'bench',
+  });
+  const adminToken = await signInAs(product.url, admin);
+  await callApi(product.url, adminToken, 'PUT', `/admin/beta-access/${wallet}`);
+  return user;
+}
+
+async function oneLoad(browser: BrowserContext, product: Product, user: Keypair): Promise<DashboardLoad> {
+  const page = await browser.newPage();
+  try {
+    await installPhantomTestProvider(page, { keypair: user, rpcUrl: product.rpcUrl });
+    // When Connect was pressed, in the page's clock.
+    await page.addInitScript(() => {
+      const w = window as { __clickAt?: number };
+      const seen = () => {
+        w.__clickAt ??= performance.now();
+      };
+      document.addEventListener('click', seen, { capture: true });
+    });
+    // Storage is cleared on a page of the same origin that does not run the app (which would be
+    // restoring the previous run's wallet meanwhile).
+    await page.goto(`${product.url}/api/v1/health`);
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+    const cdp = await browser.newCDPSession(page);
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
+    const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+    await cdp.send('Tracing.start', {
+      traceConfig: {
+        // What DevTools' Performance panel records (BENCH_CPU_PROFILE=1: with its JavaScript samples).
+        includedCategories: [
+          'toplevel',
+          'devtools.timeline',
+          'v8.execute',
+          'disabled-by-default-devtools.timeline',
+          'blink.user_timing',
+          '__metadata',
+          ...(process.env.BENCH_CPU_PROFILE ? ['disabled-by-default-v8.cpu_profiler'] : []),
+        ],
+      },
+      transferMode: 'ReportEvents',
+    });
+    await page.goto(product.url);
+    await page.getByRole('button', { name: 'Connect Wallet' }).click();
+    await page
+      .getByTestId('tier-card-1')
+      .getByRole('button', { name: 'Activate' })
+      .waitFor({ timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        !(document.querySelector('[data-testid="tier-card-1"] button') as HTMLButtonElement | null)?.disabled,
+    );
+    const seen = await page.evaluate(() => ({
+      now: performance.now(),
+      clickAt: (window as { __clickAt?: number }).__clickAt ?? Number.NaN,
+      resources: performance.getEntriesByType('resource').map((r) => ({
+        name: r.name,
+        start: r.startTime,
+        end: (r as PerformanceResourceTiming).responseEnd,
+      })),
+    }));
+    await page.evaluate(() => performance.mark('strm-tti'));
+    await cdp.send('Tracing.end');
+    await complete;
+    const main = new Set(
+      events
+        .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+        .map((e) => `${e.pid}:${e.tid}`),
+    );
+    const nav = events.find((e) => e.name === 'navigationStart' && main.has(`${e.pid}:${e.tid}`));
+    const tti = events.find((e) => e.name === 'strm-tti');
+    const tasks = events.filter(
+      (e) =>
+        e.name === 'RunTask' &&
+        e.ph === 'X' &&
+        main.has(`${e.pid}:${e.tid}`) &&
+        (!nav || e.ts >= nav.ts) &&
+        (!tti || e.ts <= tti.ts),
+    );
+    const at = (ms: number) => `${Math.round(ms)}`.padStart(5);
+    const timeline = [
+      `${at(seen.clickAt)} Connect pressed`,
+      ...seen.resources.map((r) => {
+        const url = new URL(r.name);
+        return `${at(r.start)}-${at(r.end)} ${url.pathname.replace('/api/v1', 'api').replace('/assets/', '')}${url.search ? '?' : ''}`;
+      }),
+      ...(nav
+        ? tasks
+            .filter((t) => (t.dur ?? 0) >= 20_000)
+            .map(
+              (t) =>
+                `${at((t.ts - nav.ts) / 1000)} task ${Math.round((t.dur ?? 0) / 1000)} ms (${Math.round((t.tdur ?? 0) / 1000)} ms CPU)`,
+            )
+        : []),
+    ].sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
+    return {
+      ttiMs: seen.now,
+      cpuMs: tasks.reduce((s, e) => s + (e.tdur ?? 0), 0) / 1000,
+      wallMs: tasks.reduce((s, e) => s + (e.dur ?? 0), 0) / 1000,
+      timeline,
+      trace: events,
+    };
+  } catch (err) {
+    // What the page showed instead, so that the failure can be told apart from a slow machine.
+    const shown = await page
+      .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 400))
+      .catch(() => '');
+    throw new Error(`${err instanceof Error ? err.message.split('\n')[0] : err}; the page showed: ${shown}`);
+  } finally {
+    await page.close();
+  }
+}
+
+/** `runs` loads of the dashboard; the median load (by time to interactive) and every time. */
+export async function dashboardTti(
+  browser: BrowserContext,
+  product: Product,
+  user: Keypair,
+  runs: number,
+): Promise<{ times: number[]; cpuMs: number; wallMs: number; median: DashboardLoad; traceFile: string }> {
+  const loads: DashboardLoad[] = [];
+  for (let i = 0; i < runs; i++) loads.push(await oneLoad(browser, product, user));
+  const middle = median(loads, (l) => l.ttiMs);
+  await mkdir(tracesDir, { recursive: true });
+  const traceFile = join(tracesDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(traceFile, JSON.stringify({ traceEvents: middle.trace }));
+  return {
+    traceFile,
+    times: loads.map((l) => l.ttiMs),
+    cpuMs: median(loads, (l) => l.cpuMs).cpuMs,
+    wallMs: median(loads, (l) => l.wallMs).wallMs,
+    median: middle,
+  };
+}
