@@ -1,6 +1,6 @@
 // Route /: the landing page without a wallet; with one, the sign-in sequence, then the signed-in screens
 // (loaded on demand, so visitors of the landing page do not download the dashboard, but fetched as soon as
-// Connect is pressed or a remembered wallet is restored: the download overlaps the wallet's signature).
+// the wallet is connected or a remembered wallet is restored: the download overlaps the wallet's signature).
 import { type ComponentType, lazy, useEffect, useState } from 'react';
 import { PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, useAuth } from '../../features/auth/index.ts';
@@ -22,11 +22,15 @@ const SignedInLazy = lazy(loadSignedIn);
 
 export function HomeRoute() {
   const auth = useAuth();
-  const signingIn = auth.status !== 'disconnected';
+  // From the moment the wallet is connected (signing in) or a remembered wallet is restored; not while the
+  // wallet code itself loads and connects after a press of Connect: these screens' code (and the schemas it
+  // builds) would compete with it for the main thread and delay the sign-in's first request, while the
+  // signature and the sign-in's requests leave the main thread idle.
+  const wanted = auth.status !== 'disconnected' && auth.status !== 'loading' && auth.status !== 'connecting';
   useEffect(() => {
     // A failed download shows in the error boundary below when the screen renders.
-    if (signingIn) loadSignedIn().catch(() => {});
-  }, [signingIn]);
+    if (wanted) loadSignedIn().catch(() => {});
+  }, [wanted]);
   if (auth.status === 'restoring') return <PageSpinner label={AUTH_MESSAGES.loading} />;
   if (auth.status === 'disconnected' || auth.status === 'loading' || auth.status === 'connecting')
     return <LandingPage />;

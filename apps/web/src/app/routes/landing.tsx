@@ -1,6 +1,7 @@
 // The landing page of route / (no wallet signed in): hero, market statistics, the calculator, the mining
 // tiers, the earning potential chart (drawn when it scrolls into view) and the beta's Connect.
 import { PRODUCT } from '@strm/shared';
+import { memo } from 'react';
 import { Card, CardTitle } from '../../components/ui/index.ts';
 import { COMMUNITY_LINKS, LEGAL_LINKS } from '../../config.ts';
 import { AuthErrorBanner, ConnectButton, TopBar } from '../../features/auth/index.ts';
@@ -21,7 +22,11 @@ export const LANDING_MESSAGES = {
   joinText: `The ${PRODUCT} Mining Platform is invite-only while in beta. Connect your wallet and register: selected streamers are admitted.`,
 } as const;
 
-export function LandingPage() {
+/**
+ * Memoised: it takes no props, and the route above re-renders at each step of a sign-in (its status); only
+ * what shows the status (the Connect buttons, the error banner) re-renders then, not the whole page.
+ */
+export const LandingPage = memo(function LandingPage() {
   const config = useClientConfig();
   const market = useMarket();
   const links = config.data?.links;
@@ -82,4 +87,4 @@ export function LandingPage() {
       </footer>
     </>
   );
-}
+});
