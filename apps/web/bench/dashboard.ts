@@ -11,19 +11,9 @@ import type { BrowserContext } from '@strm/testing';
 import { installPhantomTestProvider } from '@strm/testing/phantom';
 import { callApi, signInAs } from '../e2e/api-client.ts';
 import type { Product } from '../e2e/product.ts';
+import { mainThreadTasks, onMainThread, startTrace, type TraceEvent, taskTime } from './trace.ts';
 
 const tracesDir = fileURLToPath(new URL('../../../.test-reports/dashboard-traces/', import.meta.url));
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; data?: { url?: string } };
-}
 
 export interface DashboardLoad {
   /** Navigation start to an enabled Activate button, ms. */
@@ -80,25 +70,17 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
       localStorage.clear();
       sessionStorage.clear();
     });
-    const cdp = await browser.newCDPSession(page);
-    const events: TraceEvent[] = [];
-    cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
-    const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-    await cdp.send('Tracing.start', {
-      traceConfig: {
-        // What DevTools' Performance panel records (BENCH_CPU_PROFILE=1: with its JavaScript samples).
-        includedCategories: [
-          'toplevel',
-          'devtools.timeline',
-          'v8.execute',
-          'disabled-by-default-devtools.timeline',
-          'blink.user_timing',
-          '__metadata',
-          ...(process.env.BENCH_CPU_PROFILE ? ['disabled-by-default-v8.cpu_profiler'] : []),
-        ],
-      },
-      transferMode: 'ReportEvents',
-    });
+    // The task times alone by default, as bench/main-thread.ts (little added to the page's work); BENCH_TRACE=detail:
+    // what DevTools' Performance panel records, BENCH_CPU_PROFILE=1 with its JavaScript samples.
+    const trace = await startTrace(browser, page, [
+      'toplevel',
+      'disabled-by-default-devtools.timeline',
+      'blink.user_timing',
+      ...(process.env.BENCH_TRACE === 'detail' || process.env.BENCH_CPU_PROFILE
+        ? ['devtools.timeline', 'v8.execute']
+        : []),
+      ...(process.env.BENCH_CPU_PROFILE ? ['disabled-by-default-v8.cpu_profiler'] : []),
+    ]);
     await page.goto(product.url);
     await page.getByRole('button', { name: 'Connect Wallet' }).click();
     await page
@@ -119,23 +101,11 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
       })),
     }));
     await page.evaluate(() => performance.mark('strm-tti'));
-    await cdp.send('Tracing.end');
-    await complete;
-    const main = new Set(
-      events
-        .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-        .map((e) => `${e.pid}:${e.tid}`),
-    );
-    const nav = events.find((e) => e.name === 'navigationStart' && main.has(`${e.pid}:${e.tid}`));
+    const events = await trace.stop();
+    const main = onMainThread(events);
+    const nav = events.find((e) => e.name === 'navigationStart' && main(e));
     const tti = events.find((e) => e.name === 'strm-tti');
-    const tasks = events.filter(
-      (e) =>
-        e.name === 'RunTask' &&
-        e.ph === 'X' &&
-        main.has(`${e.pid}:${e.tid}`) &&
-        (!nav || e.ts >= nav.ts) &&
-        (!tti || e.ts <= tti.ts),
-    );
+    const tasks = mainThreadTasks(events, nav?.ts, tti?.ts);
     const at = (ms: number) => `${Math.round(ms)}`.padStart(5);
     const timeline = [
       `${at(seen.clickAt)} Connect pressed`,
@@ -154,8 +124,7 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
     ].sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
     return {
       ttiMs: seen.now,
-      cpuMs: tasks.reduce((s, e) => s + (e.tdur ?? 0), 0) / 1000,
-      wallMs: tasks.reduce((s, e) => s + (e.dur ?? 0), 0) / 1000,
+      ...taskTime(tasks),
       timeline,
       trace: events,
     };

@@ -3,16 +3,7 @@
 // on a busy host the tasks wait for a core, so the wall time, which Lighthouse's mobile profile multiplies by
 // its 4x CPU slowdown, grows with the load while the CPU time does not.
 import type { BrowserContext } from '@strm/testing';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
-}
+import { mainThreadTasks, startTrace, taskTime } from './trace.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -26,29 +17,15 @@ export async function landingMainThread(
   const wall: number[] = [];
   for (let run = 0; run < runs; run++) {
     const page = await browser.newPage();
-    const cdp = await browser.newCDPSession(page);
-    const events: TraceEvent[] = [];
-    cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
-    const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-    await cdp.send('Tracing.start', {
-      traceConfig: {
-        includedCategories: ['toplevel', 'disabled-by-default-devtools.timeline', '__metadata'],
-      },
-      transferMode: 'ReportEvents',
-    });
+    const trace = await startTrace(browser, page, ['toplevel', 'disabled-by-default-devtools.timeline']);
     await page.goto(url, { waitUntil: 'networkidle' });
-    await cdp.send('Tracing.end');
-    await complete;
+    const events = await trace.stop();
     await page.close();
-    const main = new Set(
-      events
-        .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-        .map((e) => `${e.pid}:${e.tid}`),
-    );
-    const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
+    const tasks = mainThreadTasks(events);
     if (tasks.length === 0) throw new Error("the trace has no task of the page's main thread");
-    cpu.push(tasks.reduce((s, e) => s + (e.tdur ?? 0), 0) / 1000);
-    wall.push(tasks.reduce((s, e) => s + (e.dur ?? 0), 0) / 1000);
+    const time = taskTime(tasks);
+    cpu.push(time.cpuMs);
+    wall.push(time.wallMs);
   }
   return { cpuMs: median(cpu), wallMs: median(wall) };
 }

@@ -7,8 +7,9 @@
 //     the chunks it loads on its own), scrolled to the bottom and until the network is idle,
 //     gzip-compressed. Also what pressing Connect then downloads (the wallet).
 //  1b. The overlay page (bench/overlay.ts): its scripts and stylesheets, gzip (target ≤ 60 KB).
-//  2. Dashboard time to interactive: from navigation start of an admitted wallet's page, through Connect and
-//     the sign-in, to the tier cards' Activate button being enabled (median of several runs).
+//  2. Dashboard time to interactive (bench/dashboard.ts): from navigation start of an admitted wallet's page,
+//     through Connect and the sign-in, to the tier cards' Activate button being enabled (median of several
+//     runs), with the main thread's CPU time until then and the median load's timeline and trace.
 // It ends with the table of every figure against its target (markdown, as in the README) and exits non-zero
 // when it cannot measure a figure or when a target (TARGETS) is missed. Lighthouse's performance figures
 // depend on the machine's load: the load average is printed beside them.
