@@ -3,17 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { bundleApi } from './bundle.ts';
 import { freePort } from './ports.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
+    /** The API bundled for the child processes the tests start (bundle.ts). */
+    apiMain: string;
   }
 }
 
 /**
  * One real PostgreSQL for the suite: TEST_DATABASE_URL (a server we may create databases on) when set,
- * else an embedded server in a temporary directory.
+ * else an embedded server in a temporary directory. And the API's bundle, built from the sources as they are,
+ * which the tests that start the API as a process run (process.ts).
  */
 export default async function setup(project: TestProject) {
   keepFailedExitCode();
@@ -26,7 +30,10 @@ export default async function setup(project: TestProject) {
     url = embedded.url;
   }
   project.provide('adminDatabaseUrl', url);
+  const bundle = await bundleApi();
+  project.provide('apiMain', bundle.main);
   return async () => {
+    await bundle.remove();
     await embedded?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   };

@@ -1,8 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startProcess } from '@strm/testing';
+import { inject } from 'vitest';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
+
+/** `pnpm start`'s entry point, src/main.ts, as the suite's bundle of it (global-setup.ts, bundle.ts). */
+function apiMain(): string[] {
+  return [process.execPath, inject('apiMain')];
+}
 
 export interface RunningApi {
   url: string;
@@ -14,7 +20,7 @@ export interface RunningApi {
 /** Starts the real API process (`pnpm start`'s entry point) and waits for its ready line. */
 export function startApiProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<RunningApi> {
   return startApiCommand(
-    [process.execPath, '--import', 'tsx', 'src/main.ts'],
+    apiMain(),
     apiDir,
     { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env },
     timeoutMs,
@@ -41,7 +47,7 @@ export async function startApiCommand(
 
 export function runApiToExit(
   env: Record<string, string | undefined>,
-  [command, ...args]: string[] = [process.execPath, '--import', 'tsx', 'src/main.ts'],
+  [command, ...args]: string[] = apiMain(),
   cwd = apiDir,
 ): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(command!, args, {
