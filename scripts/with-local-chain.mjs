@@ -34,6 +34,21 @@ if (!env.STRM_LOCAL_CHAIN_BINARY) {
 // build, chain/ts/sbf.ts): the API processes they start would otherwise take the SBF build wherever
 // `./run sbf rust` has been run, as `./run start` does, and build its engine inside a test's time limit.
 env.STRM_LOCAL_CHAIN_PROGRAM ??= 'native';
+// The suites that check the program itself (chain/test, the API's engine-rest, engine-rewards and
+// engine-sessions) run on STRM_TEST_CHAIN_PROGRAM's: under CI `auto`, i.e. on mining.so wherever the SBF
+// toolchain and Debian's rustc are set up (CI's test:sbf sets them up), instead of the native program.
+const ci = env.CI === 'true' || env.CI === '1';
+if (ci) env.STRM_TEST_CHAIN_PROGRAM ??= 'auto';
+const suites = env.STRM_TEST_CHAIN_PROGRAM || env.STRM_LOCAL_CHAIN_PROGRAM;
+const sbf = (command, stdio = 'ignore') =>
+  spawnSync('bash', [join(root, 'scripts', 'sbf', 'sbf.sh'), command], { cwd: root, stdio }).status;
+if (suites === 'sbf' || (suites === 'auto' && sbf('status') === 0 && sbf('rust-status') === 0)) {
+  // Built here, as the chain is: the chains the suites start then build nothing (STRM_LOCAL_CHAIN_BINARY).
+  for (const command of ['build', 'engine']) {
+    const status = sbf(command, ['ignore', 'inherit', 'inherit']);
+    if (status !== 0) process.exit(status ?? 1);
+  }
+}
 
 const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
 if (run.error) console.error(`${command}: ${run.error.message}`);

@@ -179,7 +179,7 @@ describe('restarts', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'strm-chain-restart-'));
     const rpcPort = await freePortPair();
     try {
-      const first = await startLocalChain({ dataDir, rpcPort, build: false });
+      const first = await startLocalChain({ dataDir, rpcPort, build: false, programSuite: true });
       const firstProgram = miningProgram(first.connection);
       const firstMint = new PublicKey(first.info.mint);
       const firstAuthority = readKeypair(first.info.keypairs.authority);
@@ -204,7 +204,7 @@ describe('restarts', () => {
       await first.stop();
       expect(await subscriber.closed).toBe(1000);
 
-      const second = await startLocalChain({ dataDir, rpcPort, build: false });
+      const second = await startLocalChain({ dataDir, rpcPort, build: false, programSuite: true });
       try {
         expect(second.info.mint).toBe(first.info.mint);
         expect(await streamerStatus(miningProgram(second.connection), wallet.publicKey)).toEqual({

@@ -8,7 +8,13 @@ export { freePortPair };
 
 export async function startTestChain(): Promise<LocalChain & { dataDir: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'strm-chain-'));
-  const chain = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true });
+  // The chain's suites check the program as clients see it: STRM_TEST_CHAIN_PROGRAM picks which one runs.
+  const chain = await startLocalChain({
+    dataDir,
+    rpcPort: await freePortPair(),
+    reset: true,
+    programSuite: true,
+  });
   return {
     ...chain,
     dataDir,

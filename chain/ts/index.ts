@@ -12,6 +12,7 @@ export { type AccountState, CHEAT_TOKEN_HEADER, readCheatToken, setAccount } fro
 export { fundWallet } from './faucet.ts';
 export { readKeypair } from './keys.ts';
 export type { ChainProgram } from './sbf.ts';
+export { chainProgramChoice } from './sbf.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -33,6 +34,8 @@ export interface LocalChainOptions {
    * 'auto' (the SBF build when it is set up); STRM_LOCAL_CHAIN_PROGRAM overrides it (chain/ts/sbf.ts).
    */
   program?: ChainProgram;
+  /** A suite that checks the program itself: STRM_TEST_CHAIN_PROGRAM, when set, chooses first. */
+  programSuite?: boolean;
 }
 
 export interface LocalChain {
@@ -97,7 +100,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const rpcPort = options.rpcPort ?? 8899;
   mkdirSync(dataDir, { recursive: true });
   if (options.build !== false) buildLocalChain();
-  const program = programArgs(repoRoot, options.program, options.build !== false);
+  const program = programArgs(repoRoot, options.program, options.build !== false, options.programSuite);
 
   // The chain stops when our end of its stdin closes, so it never outlives this process.
   const args = [

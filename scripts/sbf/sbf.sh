@@ -8,6 +8,7 @@
 #   scripts/sbf/sbf.sh status   exit 0 when the toolchain is set up, 1 otherwise (prints nothing)
 #   scripts/sbf/sbf.sh rust     set up Debian's rustc and cargo 1.97.1 (for agave 4.x) in the same cache
 #   scripts/sbf/sbf.sh rust-status   exit 0 when they are set up
+#   scripts/sbf/sbf.sh engine   set them up if needed, then build the local chain's SBF engine (chain/svm)
 #
 # Nothing global changes: the apt configuration, the Debian root, the copy of the Rust sysroot and the
 # linker all live under $STRM_SBF_CACHE. Needs root (debootstrap, chroot) on a Debian-like host with apt.
@@ -367,14 +368,33 @@ build() {
   fi
 }
 
+# ---- the local chain's SBF engine, strm-svm (chain/svm: LiteSVM over agave 4.3), with Debian's cargo, in
+# a target dir of its own (another cargo, another agave); chain/ts/sbf.ts runs it from there ----
+rust_is_set_up() { [ -x "$DEBIAN_RUST/bin/cargo" ] && [ -x "$SID/usr/bin/cargo" ]; }
+
+engine() {
+  rust_is_set_up || setup_rust
+  local start=$SECONDS log=$LOGS/engine.log
+  printf 'sbf: %-48s (first run about 12 min on 2 cores, then seconds) … ' "build the SBF engine chain/svm"
+  if CARGO_TARGET_DIR=$HOME/.cache/strm-target/agave4 "$DEBIAN_RUST/bin/cargo" build --release --locked \
+    --manifest-path "$ROOT/chain/svm/Cargo.toml" >"$log" 2>&1; then
+    echo "done in $((SECONDS - start)) s ($(grep -c '^ *Compiling ' "$log") crates compiled)"
+  else
+    echo "FAILED after $((SECONDS - start)) s; the end of $log:" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+  fi
+}
+
 case "${1:-build}" in
   setup) setup ;;
   build) build ;;
   status) is_set_up ;;
   rust) setup_rust ;;
-  rust-status) [ -x "$DEBIAN_RUST/bin/cargo" ] && [ -x "$SID/usr/bin/cargo" ] ;;
+  rust-status) rust_is_set_up ;;
+  engine) engine ;;
   *)
-    echo "usage: scripts/sbf/sbf.sh [setup | build | status | rust | rust-status]" >&2
+    echo "usage: scripts/sbf/sbf.sh [setup | build | status | rust | rust-status | engine]" >&2
     exit 2
     ;;
 esac

@@ -2,7 +2,8 @@
 // The SBF suite: builds target/deploy/mining.so (a no-op when it is up to date) and runs the program's
 // SBF tests against it in LiteSVM (packages/mining-client/sbf), compute units per instruction included.
 // Without the SBF toolchain it prints one line and succeeds, except under CI (CI=true), which sets the
-// toolchain up (about 15 minutes the first time on 2 cores; later runs reuse ~/.cache/strm-sbf).
+// toolchain up (about 15 minutes the first time on 2 cores; later runs reuse ~/.cache/strm-sbf) and builds
+// the local chain's SBF engine (`./run sbf engine`) for the TS suites.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +22,10 @@ if (!ready && !ci) {
 }
 
 if (run('bash', ['scripts/sbf/sbf.sh', 'build']) !== 0) process.exit(1);
-process.exit(
-  run('pnpm', ['--filter', '@strm/mining-client', 'test:sbf'], {
-    STRM_MINING_SO: join(root, 'target', 'deploy', 'mining.so'),
-  }),
-);
+const suite = run('pnpm', ['--filter', '@strm/mining-client', 'test:sbf'], {
+  STRM_MINING_SO: join(root, 'target', 'deploy', 'mining.so'),
+});
+if (suite !== 0) process.exit(suite);
+// Under CI also Debian's rustc and the local chain's SBF engine (chain/svm), so that the TS suites run the
+// chain's suites and the API's engine suites on mining.so (STRM_TEST_CHAIN_PROGRAM, scripts/with-local-chain.mjs).
+process.exit(ci ? run('bash', ['scripts/sbf/sbf.sh', 'engine']) : 0);

@@ -48,12 +48,14 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-export async function startTestChain(): Promise<TestChain> {
+/** `programSuite`: the file checks the mining program itself (STRM_TEST_CHAIN_PROGRAM picks which runs). */
+export async function startTestChain(options: { programSuite?: boolean } = {}): Promise<TestChain> {
   const dataDir = await mkdtemp(join(tmpdir(), 'strm-api-engine-'));
   await chmod(dataDir, 0o755);
   // Another worktree's cargo may hold the shared target's lock: only build when there is no binary yet.
   const build = !existsSync(binaryPath());
-  const local = await startLocalChain({ dataDir, rpcPort: await freePortPair(), reset: true, build });
+  const rpcPort = await freePortPair();
+  const local = await startLocalChain({ dataDir, rpcPort, reset: true, build, ...options });
   return {
     local,
     dataDir,
@@ -65,11 +67,14 @@ export async function startTestChain(): Promise<TestChain> {
 }
 
 /** A test file's local chain and engine server: started before its tests, handed to `use`, stopped after. */
-export function useEngineServer(use: (chain: TestChain, server: EngineServer) => void): void {
+export function useEngineServer(
+  use: (chain: TestChain, server: EngineServer) => void,
+  options: { programSuite?: boolean } = {},
+): void {
   let chain: TestChain | undefined;
   let server: EngineServer | undefined;
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startTestChain(options);
     server = await startEngineServer(chain);
     use(chain, server);
   }, 180_000);

@@ -31,7 +31,7 @@ const admin = Keypair.generate().publicKey.toBase58();
 let chain: TestChain;
 let server: EngineServer;
 beforeAll(async () => {
-  chain = await startTestChain();
+  chain = await startTestChain({ programSuite: true });
   server = await startEngineServer(chain, {
     env: { ADMIN_WALLETS: admin, PENDING_REWARD_ADJUSTMENT_MAX: '1000' },
   });

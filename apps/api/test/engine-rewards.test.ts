@@ -24,10 +24,13 @@ const H = 3_600_000;
 
 let chain: TestChain;
 let server: EngineServer;
-useEngineServer((c, s) => {
-  chain = c;
-  server = s;
-});
+useEngineServer(
+  (c, s) => {
+    chain = c;
+    server = s;
+  },
+  { programSuite: true },
+);
 
 const treasury = () => new PublicKey(chain.local.info.treasuryTokenAccount);
 const treasuryUnits = async () =>

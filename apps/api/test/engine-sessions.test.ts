@@ -20,10 +20,13 @@ const H = 3_600_000;
 
 let chain: TestChain;
 let server: EngineServer;
-useEngineServer((c, s) => {
-  chain = c;
-  server = s;
-});
+useEngineServer(
+  (c, s) => {
+    chain = c;
+    server = s;
+  },
+  { programSuite: true },
+);
 
 const pending = async (wallet: string) =>
   (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
