@@ -24,7 +24,6 @@ beforeAll(async () => {
     rpcPort: await freePortPair(),
     reset: true,
     limits: { maxTransactions: MAX_TRANSACTIONS, pubsubQueue: 8 },
-    programSuite: true,
   });
 });
 afterAll(async () => {
