@@ -88,6 +88,9 @@ async function sentClaim(alsoSend: boolean) {
     decimals: 6,
   };
   const payout = await signPayout(chain.local.connection, treasury, wallet, amount);
+  // Sent before its row exists: once the row is there, the running API's reconciler may resend it first, and
+  // this send would then be refused as already processed (seen under load).
+  if (alsoSend) await chain.local.connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'));
   await prisma.streamer.create({ data: { wallet } });
   await prisma.rewardClaim.create({
     data: {
@@ -101,7 +104,6 @@ async function sentClaim(alsoSend: boolean) {
       sentAt: new Date(),
     },
   });
-  if (alsoSend) await chain.local.connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'));
   return { owner, wallet, amount, signature: payout.signature };
 }
 
