@@ -375,7 +375,7 @@ rust_is_set_up() { [ -x "$DEBIAN_RUST/bin/cargo" ] && [ -x "$SID/usr/bin/cargo" 
 engine() {
   rust_is_set_up || setup_rust
   local start=$SECONDS log=$LOGS/engine.log
-  printf 'sbf: %-48s (first run about 12 min on 2 cores, then seconds) … ' "build the SBF engine chain/svm"
+  printf 'sbf: %-48s (first run about 7 min on 2 idle cores, then seconds) … ' "build the SBF engine chain/svm"
   if CARGO_TARGET_DIR=$HOME/.cache/strm-target/agave4 "$DEBIAN_RUST/bin/cargo" build --release --locked \
     --manifest-path "$ROOT/chain/svm/Cargo.toml" >"$log" 2>&1; then
     echo "done in $((SECONDS - start)) s ($(grep -c '^ *Compiling ' "$log") crates compiled)"
