@@ -59,6 +59,10 @@ impl Chain {
             memory.dirty = false;
             memory.known.iter().copied().collect::<Vec<_>>()
         };
+        // Changes made from here on mark the ledger dirty again; a save that does not reach the file (an error,
+        // or the periodic saver aborted at shutdown between its awaits, which the SBF engine's reads make
+        // likely) must too, or the shutdown's save finds nothing to write and the last second is lost.
+        let mut unsaved = Unsaved { chain: self, written: false };
         let mut accounts = Vec::with_capacity(keys.len());
         let mut gone = Vec::new();
         for key in keys {
@@ -87,6 +91,44 @@ impl Chain {
         let tmp = self.ledger.with_extension("tmp");
         std::fs::write(&tmp, bincode::serialize(&accounts)?)?;
         std::fs::rename(&tmp, &self.ledger)?;
+        unsaved.written = true;
         Ok(())
+    }
+}
+
+/// Marks the ledger dirty again when dropped before the save it guards wrote the file.
+struct Unsaved<'a> {
+    chain: &'a Chain,
+    written: bool,
+}
+
+impl Drop for Unsaved<'_> {
+    fn drop(&mut self) {
+        if !self.written {
+            self.chain.memory.lock().unwrap().dirty = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::Limits;
+
+    #[tokio::test]
+    async fn a_save_that_fails_is_made_by_the_next_one() {
+        let dir = std::env::temp_dir().join(format!("strm-ledger-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ledger = dir.join("gone").join("ledger.bin");
+        let chain = Chain::start(&ledger, Limits::default(), None, None).await.unwrap();
+        let wallet = Pubkey::new_unique();
+        assert!(chain.airdrop(&wallet, 5_000_000).await.is_ok());
+        // Its directory does not exist: the write fails, after the accounts were read.
+        assert!(chain.save().await.is_err());
+        std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+        chain.save().await.unwrap();
+        let kept = read(&ledger).unwrap();
+        assert!(kept.iter().any(|(address, account)| *address == wallet && account.lamports == 5_000_000));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
