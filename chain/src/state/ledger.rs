@@ -51,6 +51,7 @@ pub(super) fn read(ledger: &Path) -> Result<Vec<(Pubkey, Account)>> {
 impl Chain {
     /// Writes every account the chain knows to the ledger file, when something changed.
     pub async fn save(&self) -> Result<()> {
+        let _one_at_a_time = self.save_lock.lock().await;
         let keys = {
             let mut memory = self.memory.lock().unwrap();
             if !memory.dirty {

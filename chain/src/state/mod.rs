@@ -112,6 +112,9 @@ pub struct Chain {
     decimals: std::sync::Mutex<HashMap<Pubkey, u8>>,
     /// Transactions are applied one at a time so their pre/post balances are exact.
     tx_lock: Mutex<()>,
+    /// One ledger save at a time: the shutdown's save waits for the periodic one in flight (which would
+    /// otherwise have cleared the dirty flag and then died with the process, its write never made).
+    save_lock: Mutex<()>,
     pub events: broadcast::Sender<ChainEvent>,
     pub genesis_hash: Hash,
     ledger: PathBuf,
@@ -143,6 +146,7 @@ impl Chain {
             memory: std::sync::Mutex::new(memory),
             decimals: Default::default(),
             tx_lock: Mutex::new(()),
+            save_lock: Mutex::new(()),
             events: broadcast::channel(limits.event_queue.max(1)).0,
             genesis_hash,
             ledger: ledger.to_path_buf(),
