@@ -43,6 +43,36 @@ function previewState(
   };
 }
 
+type Picks = { theme?: OverlayTheme; showBalance?: boolean; card?: boolean };
+
+/**
+ * The streamer's picks, shown from the click on. A controlled input must take its new value in the click's
+ * own event: a request's state reaches React a task later, and until then React puts the browser's change
+ * back (the radio flicks back to the old theme, and a second click lands on a stale form). Each pick is
+ * dropped when its request settles, and the cache shows again: the server's answer, or after a refusal the
+ * value it kept.
+ */
+function usePicks() {
+  const [picks, setPicks] = useState<Picks>({});
+  async function pick<T>(change: Picks, request: () => Promise<T>) {
+    setPicks((old) => ({ ...old, ...change }));
+    try {
+      await request();
+    } catch {
+      // The mutation's own state holds the error the panel shows.
+    } finally {
+      setPicks((old) => {
+        const next = { ...old };
+        for (const k of Object.keys(change) as (keyof Picks)[]) {
+          if (next[k] === change[k]) delete next[k];
+        }
+        return next;
+      });
+    }
+  }
+  return [picks, pick] as const;
+}
+
 export function OverlayPanel({
   wallet,
   live,
@@ -58,9 +88,13 @@ export function OverlayPanel({
   const options = useOverlayOptions(wallet);
   const card = usePublicCard(wallet);
   const [copied, setCopied] = useState(false);
+  const [picks, pick] = usePicks();
   const overlay = settings.data?.overlay;
-  const theme = options.variables?.theme ?? overlay?.theme ?? 'corner-badge';
-  const showBalance = overlay?.showBalance ?? false;
+  const theme = picks.theme ?? overlay?.theme ?? 'corner-badge';
+  const showBalance = picks.showBalance ?? overlay?.showBalance ?? false;
+  const cardEnabled = picks.card ?? settings.data?.card.enabled ?? false;
+  const choose = (change: { theme?: OverlayTheme; showBalance?: boolean }) =>
+    void pick(change, () => options.mutateAsync(change));
   const state = useMemo(
     () => previewState(theme, showBalance, live, stats),
     [theme, showBalance, live, stats],
@@ -132,7 +166,7 @@ export function OverlayPanel({
                 value={t}
                 checked={theme === t}
                 disabled={!settings.data}
-                onChange={() => options.mutate({ theme: t })}
+                onChange={() => choose({ theme: t })}
               />
               {THEME_NAMES[t]}
             </label>
@@ -144,7 +178,7 @@ export function OverlayPanel({
           type="checkbox"
           checked={showBalance}
           disabled={!settings.data || options.isPending}
-          onChange={(e) => options.mutate({ showBalance: e.currentTarget.checked })}
+          onChange={(e) => choose({ showBalance: e.currentTarget.checked })}
         />
         {T.showBalance}
       </label>
@@ -155,9 +189,12 @@ export function OverlayPanel({
         <label className="flex items-center gap-2 text-sm text-slate-200">
           <input
             type="checkbox"
-            checked={settings.data?.card.enabled ?? false}
+            checked={cardEnabled}
             disabled={!settings.data || card.isPending}
-            onChange={(e) => card.mutate(e.currentTarget.checked)}
+            onChange={(e) => {
+              const enabled = e.currentTarget.checked;
+              void pick({ card: enabled }, () => card.mutateAsync(enabled));
+            }}
           />
           {T.cardToggle}
         </label>
