@@ -34,7 +34,7 @@ if (!env.STRM_LOCAL_CHAIN_BINARY) {
 // build, chain/ts/sbf.ts): the API processes they start would otherwise take the SBF build wherever
 // `./run sbf rust` has been run, as `./run start` does, and build its engine inside a test's time limit.
 env.STRM_LOCAL_CHAIN_PROGRAM ??= 'native';
-// The suites that check the program itself (chain/test's but limits, the API's engine-rest, engine-rewards and
+// The suites that check the program itself (chain/test's, the API's engine-rest, engine-rewards and
 // engine-sessions) run on STRM_TEST_CHAIN_PROGRAM's: under CI `auto`, i.e. on mining.so wherever the SBF
 // toolchain and Debian's rustc are set up (CI's test:sbf sets them up), instead of the native program.
 const ci = env.CI === 'true' || env.CI === '1';

@@ -24,6 +24,8 @@ beforeAll(async () => {
     rpcPort: await freePortPair(),
     reset: true,
     limits: { maxTransactions: MAX_TRANSACTIONS, pubsubQueue: 8 },
+    // On mining.so where STRM_TEST_CHAIN_PROGRAM asks for it (CI), as the chain's other suites.
+    programSuite: true,
   });
 });
 afterAll(async () => {

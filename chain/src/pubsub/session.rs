@@ -12,7 +12,7 @@ use solana_rpc_client_api::{
     },
     filter::RpcFilterType,
 };
-use solana_sdk::{pubkey::Pubkey, signature::Signature};
+use solana_sdk::{account::Account, pubkey::Pubkey, signature::Signature};
 
 use super::MAX_SUBSCRIPTIONS;
 use crate::{
@@ -23,6 +23,36 @@ use crate::{
     },
     state::{Chain, ChainEvent, Landed},
 };
+
+/// The accounts one chain event's notifications read, and their encodings, each made once: on the SBF
+/// engine a read is a round trip to `strm-svm`, and an account watched 40 times was read 40 times.
+#[derive(Default)]
+struct Reads {
+    accounts: HashMap<Pubkey, Option<Account>>,
+    encoded: HashMap<(Pubkey, AccountEncoding), Option<Value>>,
+}
+
+impl Reads {
+    /// The account as it is now; `None` when it does not exist (or could not be read).
+    async fn account(&mut self, chain: &Chain, address: &Pubkey) -> Option<&Account> {
+        if !self.accounts.contains_key(address) {
+            let read = chain.account(address).await.ok().flatten();
+            self.accounts.insert(*address, read);
+        }
+        self.accounts[address].as_ref()
+    }
+
+    /// The account's notification value; a closed account encodes as empty, as agave sends it.
+    async fn encoded(&mut self, chain: &Chain, address: &Pubkey, encoding: AccountEncoding) -> Option<Value> {
+        if let Some(value) = self.encoded.get(&(*address, encoding)) {
+            return value.clone();
+        }
+        let account = self.account(chain, address).await.cloned().unwrap_or_default();
+        let value = encode_account(chain, address, &account, encoding).await.ok();
+        self.encoded.insert((*address, encoding), value.clone());
+        value
+    }
+}
 
 enum Subscription {
     Signature(Signature),
@@ -182,25 +212,25 @@ impl Session {
         out
     }
 
-    /// Account and program notifications for accounts that may have changed.
+    /// Account and program notifications for accounts that may have changed. Each account is read, and
+    /// encoded in each encoding asked, once per event however many subscriptions name it.
     async fn accounts_changed(&self, keys: &[Pubkey]) -> Vec<Message> {
         let slot = self.chain.slot();
+        let mut reads = Reads::default();
         let mut out = Vec::new();
         for (id, subscription) in &self.subscriptions {
             match subscription {
                 Subscription::Account { address, encoding } if keys.contains(address) => {
-                    // A closed account reads as empty, as agave sends it.
-                    let account = self.chain.account(address).await.ok().flatten().unwrap_or_default();
-                    let value = encode_account(&self.chain, address, &account, *encoding).await;
+                    let value = reads.encoded(&self.chain, address, *encoding).await;
                     out.push(notify_in_slot("accountNotification", *id, slot, value.unwrap_or(Value::Null)));
                 }
                 Subscription::Program { program, encoding, filters } => {
                     for address in keys {
-                        let Ok(Some(account)) = self.chain.account(address).await else { continue };
-                        if account.owner != *program || !matches(filters, &account) {
+                        let Some(account) = reads.account(&self.chain, address).await else { continue };
+                        if account.owner != *program || !matches(filters, account) {
                             continue;
                         }
-                        let Ok(encoded) = encode_account(&self.chain, address, &account, *encoding).await else {
+                        let Some(encoded) = reads.encoded(&self.chain, address, *encoding).await else {
                             continue;
                         };
                         let value = json!({ "pubkey": address.to_string(), "account": encoded });

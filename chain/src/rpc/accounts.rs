@@ -22,7 +22,7 @@ use crate::state::Chain;
 
 /// How a request asks for accounts: the encoding (the method's default when it names none) and the part
 /// of each account's data to return.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AccountEncoding {
     pub encoding: UiAccountEncoding,
     pub slice: Option<UiDataSliceConfig>,
