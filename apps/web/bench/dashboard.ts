@@ -11,7 +11,14 @@ import type { BrowserContext } from '@strm/testing';
 import { installPhantomTestProvider } from '@strm/testing/phantom';
 import { callApi, signInAs } from '../e2e/api-client.ts';
 import type { Product } from '../e2e/product.ts';
-import { mainThreadTasks, onMainThread, startTrace, type TraceEvent, taskTime } from './trace.ts';
+import {
+  mainThreadTasks,
+  onMainThread,
+  startTrace,
+  type TraceEvent,
+  taskTime,
+  traceCategories,
+} from './trace.ts';
 
 const tracesDir = fileURLToPath(new URL('../../../.test-reports/dashboard-traces/', import.meta.url));
 
@@ -70,17 +77,7 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
       localStorage.clear();
       sessionStorage.clear();
     });
-    // The task times alone by default, as bench/main-thread.ts (little added to the page's work); BENCH_TRACE=detail:
-    // what DevTools' Performance panel records, BENCH_CPU_PROFILE=1 with its JavaScript samples.
-    const trace = await startTrace(browser, page, [
-      'toplevel',
-      'disabled-by-default-devtools.timeline',
-      'blink.user_timing',
-      ...(process.env.BENCH_TRACE === 'detail' || process.env.BENCH_CPU_PROFILE
-        ? ['devtools.timeline', 'v8.execute']
-        : []),
-      ...(process.env.BENCH_CPU_PROFILE ? ['disabled-by-default-v8.cpu_profiler'] : []),
-    ]);
+    const trace = await startTrace(browser, page, traceCategories());
     await page.goto(product.url);
     await page.getByRole('button', { name: 'Connect Wallet' }).click();
     await page

@@ -37,6 +37,21 @@ export async function startTrace(
   };
 }
 
+/**
+ * What a bench traces: the task times alone by default (little added to the page's work);
+ * BENCH_TRACE=detail what DevTools' Performance panel records, BENCH_CPU_PROFILE=1 with its JavaScript samples.
+ */
+export function traceCategories(): string[] {
+  const detail = process.env.BENCH_TRACE === 'detail' || Boolean(process.env.BENCH_CPU_PROFILE);
+  return [
+    'toplevel',
+    'disabled-by-default-devtools.timeline',
+    'blink.user_timing',
+    ...(detail ? ['devtools.timeline', 'v8.execute'] : []),
+    ...(process.env.BENCH_CPU_PROFILE ? ['disabled-by-default-v8.cpu_profiler'] : []),
+  ];
+}
+
 /** The page's main thread (the renderer's CrRendererMain) tells its events by `pid:tid`. */
 export function onMainThread(events: TraceEvent[]): (e: TraceEvent) => boolean {
   const main = new Set(
