@@ -168,15 +168,20 @@ pub async fn token_accounts_by_owner(chain: &Chain, params: &[Value], default: U
             return Err(RpcError::invalid_params("Invalid param: unrecognized Token program id"))
         }
     };
-    let filters = [RpcFilterType::DataSize(spl_token::state::Account::LEN as u64)];
-    let accounts = program_accounts(chain, &spl_token::id(), &filters)
-        .await?
-        .into_iter()
-        .filter(|(_, account)| match spl_token::state::Account::unpack(&account.data) {
-            Ok(token) => token.owner == owner && mint.is_none_or(|m| token.mint == m),
-            Err(_) => false,
-        })
-        .collect();
+    // The owner's accounts by the chain's index (a validator's spl-token-owner index), each read and
+    // checked as a walk of every token account would.
+    let mut accounts = Vec::new();
+    for address in chain.token_accounts_of(&owner) {
+        let Some(account) = chain.account(&address).await? else { continue };
+        if account.owner != spl_token::id() || account.data.len() != spl_token::state::Account::LEN {
+            continue;
+        }
+        if let Ok(token) = spl_token::state::Account::unpack(&account.data) {
+            if token.owner == owner && mint.is_none_or(|m| token.mint == m) {
+                accounts.push((address, account));
+            }
+        }
+    }
     let value = keyed(chain, accounts, encoding).await?;
     with_context(chain, value)
 }
@@ -192,4 +197,66 @@ pub async fn token_account_balance(chain: &Chain, params: &[Value]) -> RpcResult
     let decimals = chain.mint_decimals(&account.mint).await?.unwrap_or_default();
     let amount = token_amount_to_ui_amount_v3(account.amount, &SplTokenAdditionalDataV2::with_decimals(decimals));
     with_context(chain, serde_json::to_value(amount).map_err(RpcError::internal)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use solana_sdk::program_option::COption;
+    use spl_token::state::AccountState;
+
+    use super::*;
+    use crate::state::Limits;
+
+    fn token_account(mint: Pubkey, owner: Pubkey) -> Account {
+        let mut data = vec![0; spl_token::state::Account::LEN];
+        let token = spl_token::state::Account {
+            mint,
+            owner,
+            amount: 5,
+            delegate: COption::None,
+            state: AccountState::Initialized,
+            is_native: COption::None,
+            delegated_amount: 0,
+            close_authority: COption::None,
+        };
+        token.pack_into_slice(&mut data);
+        Account { lamports: 2_039_280, data, owner: spl_token::id(), executable: false, rent_epoch: 0 }
+    }
+
+    #[tokio::test]
+    async fn a_wallets_token_accounts_are_found_without_reading_every_account() {
+        let dir = std::env::temp_dir().join(format!("strm-owner-index-test-{}", std::process::id()));
+        let chain = Chain::start(&dir.join("ledger.bin"), Limits::default(), None, None).await.unwrap();
+        let (mint, other_mint, wallet) = (Pubkey::new_unique(), Pubkey::new_unique(), Pubkey::new_unique());
+        for _ in 0..300 {
+            chain.set_account(Pubkey::new_unique(), token_account(mint, Pubkey::new_unique())).await.unwrap();
+        }
+        let mut owned = [Pubkey::new_unique(), Pubkey::new_unique()];
+        owned.sort();
+        chain.set_account(owned[0], token_account(mint, wallet)).await.unwrap();
+        chain.set_account(owned[1], token_account(other_mint, wallet)).await.unwrap();
+        let found = |filter: Value| {
+            let chain = &chain;
+            async move {
+                let params = [json!(wallet.to_string()), filter, json!({ "encoding": "base64" })];
+                let answer = token_accounts_by_owner(chain, &params, UiAccountEncoding::Base64).await.unwrap();
+                let addresses = answer["value"].as_array().unwrap().iter();
+                addresses.map(|a| a["pubkey"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+            }
+        };
+
+        let reads = chain.reads();
+        let by_program = found(json!({ "programId": spl_token::id().to_string() })).await;
+        assert_eq!(by_program, owned.map(|a| a.to_string()));
+        // The wallet's two accounts (a walk of every account read the 300 others too).
+        assert!(chain.reads() - reads <= 2, "{} accounts read", chain.reads() - reads);
+        assert_eq!(found(json!({ "mint": mint.to_string() })).await, [owned[0].to_string()]);
+
+        // Given to another owner by a cheat, then closed: no longer the wallet's.
+        chain.set_account(owned[0], token_account(mint, Pubkey::new_unique())).await.unwrap();
+        let closed = Account::new(0, 0, &solana_sdk::system_program::id());
+        chain.set_account(owned[1], closed).await.unwrap();
+        assert!(found(json!({ "programId": spl_token::id().to_string() })).await.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -21,7 +21,7 @@ use solana_transaction_status::{
     map_inner_instructions, InnerInstructions, TransactionStatusMeta, TransactionTokenBalance,
 };
 
-use super::{Chain, ChainEvent, Engine, SendError, SLOT_DURATION};
+use super::{token_owner, Chain, ChainEvent, Engine, SendError, SLOT_DURATION};
 
 /// What running a transaction gave, on either engine.
 pub(super) struct Executed {
@@ -66,12 +66,14 @@ impl Chain {
     /// Local development only: overwrite an account (as Surfpool's or Anvil's cheat codes do).
     pub async fn set_account(&self, address: Pubkey, account: Account) -> Result<()> {
         let _no_transaction = self.tx_lock.lock().await;
+        let owner = (account.lamports > 0).then(|| token_owner(&account)).flatten();
         match &self.engine {
             Engine::Native(native) => native.ctx.lock().await.set_account(&address, &account.into()),
             Engine::Sbf(svm) => svm.set_account(&address, account)?,
         }
         self.decimals.lock().unwrap().remove(&address);
         self.remember([address]);
+        self.index_token_owners([(address, owner)]);
         let _ = self.events.send(ChainEvent::Accounts(Arc::new([address])));
         Ok(())
     }
@@ -81,6 +83,8 @@ impl Chain {
     }
 
     fn get(&self, address: &Pubkey) -> Result<Option<Account>> {
+        #[cfg(test)]
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match &self.engine {
             Engine::Native(native) => Ok(native.bank().get_account(address).map(Account::from)),
             Engine::Sbf(svm) => svm.account(address),
@@ -208,6 +212,7 @@ impl Chain {
             compute_units_consumed: Some(executed.units),
             cost_units: None,
         };
+        self.index_token_owners(keys.iter().copied().zip(post.token_owners));
         let landed = self.record(slot, block_time, tx, meta);
         let _ = self.events.send(ChainEvent::Transaction(Arc::new(landed)));
         let _ = self.events.send(ChainEvent::Accounts(keys.into()));
@@ -219,6 +224,7 @@ impl Chain {
         for (index, key) in keys.iter().enumerate() {
             let account = self.get(key)?;
             snapshot.lamports.push(account.as_ref().map(|a| a.lamports).unwrap_or_default());
+            snapshot.token_owners.push(account.as_ref().and_then(token_owner));
             let Some(account) = account else { continue };
             if account.owner != spl_token::id() || account.data.len() != spl_token::state::Account::LEN {
                 continue;
@@ -330,6 +336,8 @@ fn fee_of(message: &Message) -> u64 {
 struct Snapshot {
     lamports: Vec<u64>,
     tokens: Vec<TransactionTokenBalance>,
+    /// Each account's owner when it is an SPL Token account (the token-owner index).
+    token_owners: Vec<Option<Pubkey>>,
 }
 
 #[cfg(test)]

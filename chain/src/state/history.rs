@@ -1,6 +1,6 @@
 //! What an RPC node remembers: the transactions that landed (a bounded number, oldest dropped first), in
 //! landing order, and the addresses of the accounts it has seen.
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 use solana_sdk::{
     pubkey::Pubkey,
@@ -12,7 +12,7 @@ use solana_transaction_status::{
     VersionedTransactionWithStatusMeta,
 };
 
-use super::Chain;
+use super::{tokens::TokenOwners, Chain};
 
 /// A transaction that landed (successfully or not), as PubSub tells it.
 #[derive(Debug)]
@@ -56,14 +56,18 @@ pub(super) struct Memory {
     pub(super) order: VecDeque<(u64, Signature)>,
     /// Transactions landed since the chain started (kept or not); the last one's `seq`.
     pub(super) landed: u64,
-    pub(super) dirty: bool,
+    /// Accounts changed since the ledger was last written: the next save reads these only.
+    pub(super) changed: HashSet<Pubkey>,
+    /// The SPL Token accounts of each owner (getTokenAccountsByOwner).
+    pub(super) tokens: TokenOwners,
 }
 
 impl Chain {
     pub fn remember(&self, keys: impl IntoIterator<Item = Pubkey>) {
         let mut memory = self.memory.lock().unwrap();
         for key in keys {
-            memory.dirty |= memory.known.insert(key);
+            memory.known.insert(key);
+            memory.changed.insert(key);
         }
     }
 
@@ -134,7 +138,7 @@ impl Chain {
             }
         }
         memory.known.extend(keys.iter().copied());
-        memory.dirty = true;
+        memory.changed.extend(keys.iter().copied());
         Landed { seq, signature, slot, err, logs, keys }
     }
 }

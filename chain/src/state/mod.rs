@@ -27,12 +27,14 @@ mod history;
 mod ledger;
 mod slots;
 mod svm;
+mod tokens;
 
 use bank::mining_entry;
 pub use history::Landed;
 use history::Memory;
 pub use ledger::persistable;
 pub use slots::SLOT_DURATION;
+use tokens::token_owner;
 
 /// What the chain keeps in memory, and how far a PubSub session may fall behind.
 #[derive(Clone, Copy, Debug)]
@@ -113,8 +115,9 @@ pub struct Chain {
     /// Transactions are applied one at a time so their pre/post balances are exact.
     tx_lock: Mutex<()>,
     /// One ledger save at a time: the shutdown's save waits for the periodic one in flight (which would
-    /// otherwise have cleared the dirty flag and then died with the process, its write never made).
-    save_lock: Mutex<()>,
+    /// otherwise have taken the changes and then died with the process, its write never made). It holds
+    /// the ledger's accounts as written (each entry serialised), so a save reads only what changed.
+    save_lock: Mutex<ledger::Saved>,
     pub events: broadcast::Sender<ChainEvent>,
     pub genesis_hash: Hash,
     ledger: PathBuf,
@@ -124,6 +127,9 @@ pub struct Chain {
     last_blockhash: std::sync::Mutex<Hash>,
     /// When the SBF engine last counted a slot.
     last_slot_at: std::sync::Mutex<std::time::Instant>,
+    /// Account reads from the engine (tests count what an operation reads).
+    #[cfg(test)]
+    reads: AtomicU64,
 }
 
 impl Chain {
@@ -136,6 +142,10 @@ impl Chain {
         let mut memory = Memory::default();
         let accounts = ledger::read(ledger)?;
         memory.known.extend(accounts.iter().map(|(address, _)| *address));
+        for (address, account) in &accounts {
+            memory.tokens.set(*address, token_owner(account));
+        }
+        let saved = ledger::Saved::of(&accounts)?;
         let (engine, faucet, genesis_hash) = match sbf {
             None => start_native(accounts, upgrade_authority).await,
             Some(sbf) => start_sbf(sbf, accounts, upgrade_authority),
@@ -146,7 +156,7 @@ impl Chain {
             memory: std::sync::Mutex::new(memory),
             decimals: Default::default(),
             tx_lock: Mutex::new(()),
-            save_lock: Mutex::new(()),
+            save_lock: Mutex::new(saved),
             events: broadcast::channel(limits.event_queue.max(1)).0,
             genesis_hash,
             ledger: ledger.to_path_buf(),
@@ -154,9 +164,17 @@ impl Chain {
             slot: AtomicU64::new(0),
             last_blockhash: std::sync::Mutex::new(Hash::default()),
             last_slot_at: std::sync::Mutex::new(std::time::Instant::now()),
+            #[cfg(test)]
+            reads: AtomicU64::new(0),
         });
         chain.set_clock(0).await?;
         Ok(chain)
+    }
+
+    /// Accounts read from the engine so far.
+    #[cfg(test)]
+    pub fn reads(&self) -> u64 {
+        self.reads.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Which engine runs the program, for the ready line.
