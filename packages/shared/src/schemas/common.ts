@@ -15,7 +15,8 @@ export const signatureSchema = z
   .trim()
   .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, 'Invalid transaction signature');
 
-export const isoTime = z.iso.datetime();
+// isoTime is in time.ts: the market's schema (on the web app's landing page) needs it without the rest.
+export { isoTime } from './time.ts';
 
 export const platformSchema = z.enum(PLATFORMS);
 export type Platform = z.infer<typeof platformSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTime } from './common.ts';
+import { isoTime } from './time.ts';
 
 const marketDataSchema = z.object({
   price: z.number(),

@@ -55,18 +55,3 @@ export const tierSchema: z.ZodType<Tier, unknown> = z.preprocess(normaliseKeys, 
 export const tierListSchema = z
   .array(tierSchema)
   .transform((tiers) => [...tiers].sort((a, b) => a.order_by - b.order_by));
-
-/** GET /tiers: the tiers as the API sends them (numbers, snake_case), ascending by order_by. */
-export const tierResponseSchema = z.array(
-  z.object({
-    id: z.number().int(),
-    name: z.string().min(1),
-    deposit_requirement: z.number().nonnegative(),
-    base_multiplier: z.number().nonnegative(),
-    hourly_base_rate: z.number().nonnegative(),
-    max_multiplier: z.number().nonnegative(),
-    hourly_max_rate: z.number().nonnegative(),
-    daily_mining_limit_seconds: z.number().int().positive(),
-    order_by: z.number().int(),
-  }) satisfies z.ZodType<Tier>,
-);
