@@ -23,8 +23,10 @@ import {
 const tracesDir = fileURLToPath(new URL('../../../.test-reports/dashboard-traces/', import.meta.url));
 
 export interface DashboardLoad {
-  /** Navigation start to an enabled Activate button, ms. */
+  /** Navigation start to an enabled Activate button, ms: when the page enabled it (its own clock). */
   ttiMs: number;
+  /** When the harness saw it enabled (ms from navigation start): later by the harness's round trips. */
+  seenMs: number;
   /** The main thread's tasks until then: CPU and wall time, ms. */
   cpuMs: number;
   wallMs: number;
@@ -62,13 +64,30 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
   const page = await browser.newPage();
   try {
     await installPhantomTestProvider(page, { keypair: user, rpcUrl: product.rpcUrl });
-    // When Connect was pressed, in the page's clock.
+    // When Connect was pressed and when the page enabled the Activate button, in the page's clock (the
+    // observer's callback runs right after the DOM change, in the task that made it; the harness sees it a
+    // round trip or more later). The moment is also marked in the trace.
     await page.addInitScript(() => {
-      const w = window as { __clickAt?: number };
+      const w = window as { __clickAt?: number; __enabledAt?: number };
       const seen = () => {
         w.__clickAt ??= performance.now();
       };
       document.addEventListener('click', seen, { capture: true });
+      const enabled = new MutationObserver(() => {
+        const button = document.querySelector(
+          '[data-testid="tier-card-1"] button',
+        ) as HTMLButtonElement | null;
+        if (!button || button.disabled) return;
+        w.__enabledAt = performance.now();
+        performance.mark('strm-enabled');
+        enabled.disconnect();
+      });
+      enabled.observe(document, {
+        childList: true,
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['disabled'],
+      });
     });
     // Storage is cleared on a page of the same origin that does not run the app (which would be
     // restoring the previous run's wallet meanwhile).
@@ -91,6 +110,7 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
     const seen = await page.evaluate(() => ({
       now: performance.now(),
       clickAt: (window as { __clickAt?: number }).__clickAt ?? Number.NaN,
+      enabledAt: (window as { __enabledAt?: number }).__enabledAt ?? Number.NaN,
       resources: performance.getEntriesByType('resource').map((r) => ({
         name: r.name,
         start: r.startTime,
@@ -101,11 +121,13 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
     const events = await trace.stop();
     const main = onMainThread(events);
     const nav = events.find((e) => e.name === 'navigationStart' && main(e));
-    const tti = events.find((e) => e.name === 'strm-tti');
+    const tti = events.find((e) => e.name === 'strm-enabled') ?? events.find((e) => e.name === 'strm-tti');
     const tasks = mainThreadTasks(events, nav?.ts, tti?.ts);
     const at = (ms: number) => `${Math.round(ms)}`.padStart(5);
     const timeline = [
       `${at(seen.clickAt)} Connect pressed`,
+      `${at(seen.enabledAt)} Activate enabled`,
+      `${at(seen.now)} Activate seen enabled by the harness`,
       ...seen.resources.map((r) => {
         const url = new URL(r.name);
         return `${at(r.start)}-${at(r.end)} ${url.pathname.replace('/api/v1', 'api').replace('/assets/', '')}${url.search ? '?' : ''}`;
@@ -120,7 +142,8 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
         : []),
     ].sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
     return {
-      ttiMs: seen.now,
+      ttiMs: seen.enabledAt,
+      seenMs: seen.now,
       ...taskTime(tasks),
       timeline,
       trace: events,
@@ -142,7 +165,14 @@ export async function dashboardTti(
   product: Product,
   user: Keypair,
   runs: number,
-): Promise<{ times: number[]; cpuMs: number; wallMs: number; median: DashboardLoad; traceFile: string }> {
+): Promise<{
+  times: number[];
+  seenTimes: number[];
+  cpuMs: number;
+  wallMs: number;
+  median: DashboardLoad;
+  traceFile: string;
+}> {
   const loads: DashboardLoad[] = [];
   for (let i = 0; i < runs; i++) loads.push(await oneLoad(browser, product, user));
   const middle = median(loads, (l) => l.ttiMs);
@@ -152,6 +182,7 @@ export async function dashboardTti(
   return {
     traceFile,
     times: loads.map((l) => l.ttiMs),
+    seenTimes: loads.map((l) => l.seenMs),
     cpuMs: median(loads, (l) => l.cpuMs).cpuMs,
     wallMs: median(loads, (l) => l.wallMs).wallMs,
     median: middle,

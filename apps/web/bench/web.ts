@@ -167,6 +167,7 @@ async function landingAndOverlay() {
 async function dashboard() {
   const {
     times,
+    seenTimes,
     cpuMs,
     wallMs,
     median: middle,
@@ -178,13 +179,16 @@ async function dashboard() {
   console.log(
     `Dashboard time to interactive: median ${ms(tti)} ms over ${times.length} page loads, navigation start to an enabled Activate button, sign-in included (${times.map(ms).join(', ')}; target ≤ ${TARGETS.dashboardTtiMs} ms: ${met ? 'met' : 'NOT met'}; ${load()})`,
   );
+  console.log(
+    `  seen enabled by the harness (its round trips added): median ${ms(median(seenTimes))} ms (${seenTimes.map(ms).join(', ')})`,
+  );
   console.log(`  main thread until then (median): ${ms(cpuMs)} ms CPU in ${ms(wallMs)} ms of tasks`);
   console.log(`  the median load's trace (DevTools' Performance panel opens it): ${traceFile}`);
   console.log(`  the median load (ms from navigation start):\n    ${middle.timeline.join('\n    ')}`);
   if (!met) process.exitCode = 1;
   table.push([
     'dashboard time to interactive (median)',
-    `${ms(tti)} ms over ${times.length} loads (min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))})`,
+    `${ms(tti)} ms over ${times.length} loads (min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))}); seen by the harness ${ms(median(seenTimes))} ms`,
     `≤ ${TARGETS.dashboardTtiMs} ms`,
     met,
   ]);
