@@ -53,12 +53,20 @@ vi.mock('../../lib/socket.ts', () => ({
 afterEach(cleanup);
 
 describe('Dashboard', () => {
-  it("shows its sections in the spec's order: account, rewards, controls, calculator, stream setup", () => {
+  it("shows its sections in the spec's order: account, rewards, controls, calculator, stream setup", async () => {
     render(
       <QueryClientProvider client={new QueryClient()}>
         <Dashboard wallet="wallet" />
       </QueryClientProvider>,
     );
+    // The sections below Mining Controls come after the controls are painted (issue 25: the tier buttons
+    // are usable sooner).
+    expect(screen.getAllByRole('heading').map((h) => h.textContent)).toEqual([
+      'Account',
+      'Mining Rewards',
+      'Mining Controls',
+    ]);
+    await screen.findByRole('heading', { name: 'Stream Setup' }, { timeout: 10_000 });
     const titles = screen.getAllByRole('heading').map((h) => h.textContent);
     expect(titles).toEqual([
       'Account',

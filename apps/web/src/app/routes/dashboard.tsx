@@ -1,12 +1,15 @@
 // The dashboard (route /, signed in with beta access): the header (logo, version, tier badge, wallet,
 // Disconnect, the admin's maintenance toggle and console link), then the sections in the spec's order
 // (§2 "Dashboard sections"): account (balance, status, wallet, time zone), Mining Rewards, Mining Controls,
-// the Mining Calculator, then Stream Setup with the live stats.
+// the Mining Calculator, then Stream Setup with the live stats. The sections below Mining Controls render once
+// the controls have been painted: the tier buttons are usable sooner (issue 25), and on a phone those
+// sections are below the fold.
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { Link } from 'react-router';
 import { DashboardShell } from '../../components/layouts/DashboardShell.tsx';
 import { Alert, Button, PageSpinner } from '../../components/ui/index.ts';
+import { useAfterPaint } from '../../lib/after-paint.ts';
 import { useSocketEvent, useSocketState } from '../../lib/socket.ts';
 import { AUTH_MESSAGES, Logo } from '../../features/auth/index.ts';
 import { MiningCalculator } from '../../features/calculator/index.ts';
@@ -90,6 +93,8 @@ export function Dashboard({ wallet }: { wallet: string }) {
   useEffect(() => {
     if (live.connected) refetch();
   }, [live.connected, refetch]);
+  // Once the tier buttons can be enabled: the account and the balance are read.
+  const below = useAfterPaint(streamer.data !== undefined && !balance.isPending);
 
   if (streamer.isError) {
     return (
@@ -114,32 +119,34 @@ export function Dashboard({ wallet }: { wallet: string }) {
         balance={balance.data?.balance}
         actions={actions}
       />
-      <MiningCalculator marketPrice={price} />
-      <section aria-labelledby="stream-setup-title" className="flex flex-col gap-4">
-        <h2 id="stream-setup-title" className="text-xl font-semibold text-white">
-          Stream Setup
-        </h2>
-        <SocketErrorBanner live={live} />
-        <div className="grid gap-6 lg:grid-cols-2">
-          {config.data?.demoPlatform && (
-            <DemoPanel wallet={wallet} activeTier={streamer.data.activeTier} live={live} />
-          )}
-          <PlatformPanel
-            platform="tiktok"
-            wallet={wallet}
-            activeTier={streamer.data.activeTier}
-            live={live}
-          />
-          <PlatformPanel
-            platform="twitch"
-            wallet={wallet}
-            activeTier={streamer.data.activeTier}
-            live={live}
-          />
-        </div>
-        <LiveStats wallet={wallet} activeTier={streamer.data.activeTier} live={live} stats={stats.data} />
-        <OverlayPanel wallet={wallet} live={live} stats={stats.data} />
-      </section>
+      {below && <MiningCalculator marketPrice={price} />}
+      {below && (
+        <section aria-labelledby="stream-setup-title" className="flex flex-col gap-4">
+          <h2 id="stream-setup-title" className="text-xl font-semibold text-white">
+            Stream Setup
+          </h2>
+          <SocketErrorBanner live={live} />
+          <div className="grid gap-6 lg:grid-cols-2">
+            {config.data?.demoPlatform && (
+              <DemoPanel wallet={wallet} activeTier={streamer.data.activeTier} live={live} />
+            )}
+            <PlatformPanel
+              platform="tiktok"
+              wallet={wallet}
+              activeTier={streamer.data.activeTier}
+              live={live}
+            />
+            <PlatformPanel
+              platform="twitch"
+              wallet={wallet}
+              activeTier={streamer.data.activeTier}
+              live={live}
+            />
+          </div>
+          <LiveStats wallet={wallet} activeTier={streamer.data.activeTier} live={live} stats={stats.data} />
+          <OverlayPanel wallet={wallet} live={live} stats={stats.data} />
+        </section>
+      )}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { INTERVALS_MS, PRODUCT, SERVER_MESSAGES, type Streamer, TIMEZONE_MAX_CHANGES } from '@strm/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Card, CardTitle, Field, Select, Spinner } from '../../../components/ui/index.ts';
+import { useAfterPaint } from '../../../lib/after-paint.ts';
 import { formatCurrency, formatNumber, shortAddress } from '../../../lib/format.ts';
 import { addressExplorerUrl, useClientConfig } from '../../client-config/index.ts';
 import { useTokenBalance } from '../../streamer/index.ts';
@@ -100,7 +101,10 @@ export function TimezoneSelector({
   }, []);
   const pending = change.isPending ? change : initial.isPending ? initial : null;
   const shown = pending?.variables ?? streamer.timezone;
-  const options = useMemo(() => zones(shown), [shown]);
+  // Some 400 zones: rendered after the dashboard's first paint (they were most of its first render's work,
+  // issue 25); until then the select holds the zone it shows.
+  const listed = useAfterPaint(true);
+  const options = useMemo(() => (listed ? zones(shown) : [shown]), [listed, shown]);
   const exhausted = streamer.timezoneChangedTimes > TIMEZONE_MAX_CHANGES;
   const rule = isLive
     ? SERVER_MESSAGES.timezoneWhileLive

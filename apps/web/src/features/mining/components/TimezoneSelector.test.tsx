@@ -80,6 +80,8 @@ describe('Time zone selector', () => {
     record = { ...record, timezone: 'Asia/Tokyo', timezoneSetAt: '2025-12-01T00:00:00.000Z' };
     renderSelector();
     await waitFor(() => expect(select().value).toBe('Asia/Tokyo'));
+    // The whole list comes after the first paint.
+    await waitFor(() => expect(select().options.length).toBeGreaterThan(100));
     fireEvent.change(select(), { target: { value: 'America/New_York' } });
     await waitFor(() => expect(select().value).toBe('America/New_York'));
     await waitFor(() => expect(select().disabled).toBe(false));
