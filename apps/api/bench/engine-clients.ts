@@ -51,77 +51,82 @@ async function goLive(url: string, s: Job['streamers'][number]) {
 
 async function run({ port, streamers, intervalMs, goLive: live }: Job) {
   const url = typeof port === 'number' ? `http://127.0.0.1:${port}` : port;
-  const batch = 100;
-  for (let i = 0; i < streamers.length; i += batch) {
-    await Promise.all(
-      streamers.slice(i, i + batch).map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            const socket = io(url, {
-              transports: ['websocket'],
-              auth: { wallet: s.wallet, authToken: s.token },
-              ...(s.address ? { extraHeaders: { 'X-Forwarded-For': s.address } } : {}),
-              autoConnect: !live,
-              reconnection: false,
-              // The ramp of thousands of sockets on a shared 2-core machine: wait longer than the default 20 s.
-              timeout: 120_000,
-            });
-            let startedAt = 0;
-            socket.once('connect', () => {
-              connected++;
-              socket.emit('start-stream', {
-                platform: 'demo',
-                wallet: s.wallet,
-                username: s.username,
-                tier: s.tier ?? 'Tier 9',
-              });
-            });
-            if (live) {
-              goLive(url, s).then(
-                () => socket.connect(),
-                (err: Error) => {
-                  errors++;
-                  const key = err.message.slice(0, 80);
-                  reasons[key] = (reasons[key] ?? 0) + 1;
-                  resolve();
-                },
-              );
-            }
-            socket.once('stream-started', (p: { startedAt: string }) => {
-              started++;
-              startedAt = Date.parse(p.startedAt);
-              resolve();
-            });
-            socket.on('mining-update', (u: { duration: number }) => {
-              if (!measuring) return;
-              updates++;
-              // Due at start + k × interval; duration is k × interval in whole seconds.
-              const due = startedAt + Math.round((u.duration * 1000) / intervalMs) * intervalMs;
-              lateness.push(Date.now() - due);
-            });
-            for (const e of ['error', 'room-error', 'connect_error', 'dailyLimitReached']) {
-              socket.once(e, (p: { message?: string }) => {
-                errors++;
-                const key = `${e}: ${p?.message ?? ''}`.slice(0, 80);
-                reasons[key] = (reasons[key] ?? 0) + 1;
-                resolve();
-              });
-            }
-            socket.on('disconnect', (reason: string) => {
-              disconnects++;
-              reasons[`disconnect: ${reason}`] = (reasons[`disconnect: ${reason}`] ?? 0) + 1;
-              // Dropped before its stream started: a failed start, not one to wait for.
-              if (!startedAt) {
-                errors++;
-                resolve();
-              }
-            });
-            socket.on('stream-stopped', (p: { reason: string }) => {
-              reasons[`stream-stopped: ${p.reason}`] = (reasons[`stream-stopped: ${p.reason}`] ?? 0) + 1;
-            });
-          }),
-      ),
-    );
-  }
+  // 100 streams starting at once, the next one as soon as one has started or failed (batches of 100 each
+  // waited for their slowest start, which on a loaded machine left the server idle between batches).
+  const window = 100;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(window, streamers.length) }, async () => {
+      while (next < streamers.length) await startStream(url, streamers[next++]!, intervalMs, live);
+    }),
+  );
   send({ type: 'connected' });
+}
+
+/** Connects one streamer (its demo channel put live first with `live`) and starts its stream. */
+function startStream(url: string, s: Job['streamers'][number], intervalMs: number, live?: boolean) {
+  return new Promise<void>((resolve) => {
+    const socket = io(url, {
+      transports: ['websocket'],
+      auth: { wallet: s.wallet, authToken: s.token },
+      ...(s.address ? { extraHeaders: { 'X-Forwarded-For': s.address } } : {}),
+      autoConnect: !live,
+      reconnection: false,
+      // The ramp of thousands of sockets on a shared 2-core machine: wait longer than the default 20 s.
+      timeout: 120_000,
+    });
+    let startedAt = 0;
+    socket.once('connect', () => {
+      connected++;
+      socket.emit('start-stream', {
+        platform: 'demo',
+        wallet: s.wallet,
+        username: s.username,
+        tier: s.tier ?? 'Tier 9',
+      });
+    });
+    if (live) {
+      goLive(url, s).then(
+        () => socket.connect(),
+        (err: Error) => {
+          errors++;
+          const key = err.message.slice(0, 80);
+          reasons[key] = (reasons[key] ?? 0) + 1;
+          resolve();
+        },
+      );
+    }
+    socket.once('stream-started', (p: { startedAt: string }) => {
+      started++;
+      startedAt = Date.parse(p.startedAt);
+      resolve();
+    });
+    socket.on('mining-update', (u: { duration: number }) => {
+      if (!measuring) return;
+      updates++;
+      // Due at start + k × interval; duration is k × interval in whole seconds.
+      const due = startedAt + Math.round((u.duration * 1000) / intervalMs) * intervalMs;
+      lateness.push(Date.now() - due);
+    });
+    for (const e of ['error', 'room-error', 'connect_error', 'dailyLimitReached']) {
+      socket.once(e, (p: { message?: string }) => {
+        errors++;
+        const key = `${e}: ${p?.message ?? ''}`.slice(0, 80);
+        reasons[key] = (reasons[key] ?? 0) + 1;
+        resolve();
+      });
+    }
+    socket.on('disconnect', (reason: string) => {
+      disconnects++;
+      reasons[`disconnect: ${reason}`] = (reasons[`disconnect: ${reason}`] ?? 0) + 1;
+      // Dropped before its stream started: a failed start, not one to wait for.
+      if (!startedAt) {
+        errors++;
+        resolve();
+      }
+    });
+    socket.on('stream-stopped', (p: { reason: string }) => {
+      reasons[`stream-stopped: ${p.reason}`] = (reasons[`stream-stopped: ${p.reason}`] ?? 0) + 1;
+    });
+  });
 }

@@ -137,7 +137,7 @@ const updates = sum('updates');
 const cpuSeconds = cpuAfter.self - cpuBefore.self;
 const sessionMinutes = Math.min(liveBefore, liveAfter) * (elapsed / 60);
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-const row = (label: string, value: string) => console.log(`  ${label.padEnd(48)}${value}`);
+const row = (label: string, value: string) => console.log(`  ${label.padEnd(56)}${value}`);
 if (Object.keys(reasons).length) console.log(`  clients saw: ${JSON.stringify(reasons)}`);
 row(
   'streamers prepared / streams started / refused',
