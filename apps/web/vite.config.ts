@@ -50,6 +50,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/testing/setup.ts'],
     // One file per core (vitest's default leaves one core to itself: one file at a time on 2 cores).
     maxWorkers: 2,
     // A bound for a hung test, not a speed check: a file's first render (React, jsdom's layout, role queries
