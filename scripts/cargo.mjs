@@ -14,6 +14,28 @@ const args = process.argv.slice(2);
 const env = { ...process.env };
 env.CARGO_TARGET_DIR ??= join(homedir(), '.cache', 'strm-target');
 
+// STRM_CLIPPY=1 (the test command sets it for all its steps): the workspace's own crates are compiled by
+// clippy-driver, which runs clippy's lints (-D warnings, as `cargo clippy -- -D warnings`) as it builds them, so
+// the test build is also the lint, instead of `cargo clippy` checking every agave crate a second time (8 minutes
+// cold). The dependencies are the same either way; cargo keeps the workspace's crates built this way apart from a
+// plain build's (the wrapper is in their metadata hash), so neither rebuilds the other's. CLIPPY_ARGS is in
+// clippy-driver's dep-info: every build with STRM_CLIPPY=1 passes the same, or the workspace's crates rebuild.
+if (env.STRM_CLIPPY === '1') {
+  const sysroot = spawnSync(env.RUSTC ?? 'rustc', ['--print', 'sysroot'], {
+    encoding: 'utf8',
+  }).stdout?.trim();
+  const driver = sysroot ? join(sysroot, 'bin', 'clippy-driver') : '';
+  if (!driver || !existsSync(driver)) {
+    console.error(
+      `STRM_CLIPPY=1 needs clippy (no ${driver || 'rustc sysroot'}): rustup component add clippy`,
+    );
+    process.exit(1);
+  }
+  env.RUSTC_WORKSPACE_WRAPPER = driver;
+  // How `cargo clippy -- -D warnings` passes its arguments to clippy-driver.
+  env.CLIPPY_ARGS = '-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__';
+}
+
 // The local chain's build and the copy of it this clone runs (keepOwnLocalChain) happen under one lock shared by
 // every clone, so no other clone can relink the shared binary in between (util-linux's flock; without it, the
 // copy checks for a relink instead).

@@ -20,8 +20,8 @@ const dir = join(root, '.test-reports');
 const LABELS = {
   lint: 'lint (Biome)',
   typecheck: 'typecheck',
-  'test:style': 'Rust style (fmt, clippy)',
-  'test:rust': 'Rust build and tests',
+  'test:style': 'Rust format',
+  'test:rust': 'Rust build, clippy and tests',
   'test:idl': 'IDL check',
   'test:sbf': 'SBF toolchain and suite',
   'test:ts': 'TS suites',
@@ -42,6 +42,9 @@ mkdirSync(dir, { recursive: true });
 // lockfile's versions, tsconfig.base.json (turbo.json) and the keys of the tasks it depends on; tests are
 // never cached.
 process.env.TURBO_CACHE_DIR ??= join(homedir(), '.cache', 'strm-turbo');
+// Every cargo build of the test command (the Rust tests, the IDL tool, the local chain before the suites) with
+// clippy-driver (scripts/cargo.mjs): the Rust step's build is the lint, and the later ones reuse its crates.
+process.env.STRM_CLIPPY ??= '1';
 
 /** @type {{ label: string, seconds: number, cpu?: number, status: string }[]} */
 const steps = [];

@@ -22,6 +22,10 @@ fn generate() -> Result<Idl> {
     std::env::set_var("CARGO_TARGET_DIR", target);
     // rustup sets this for us; anchor-lang-idl would then pass a literal "+{toolchain}" to cargo.
     std::env::remove_var("RUSTUP_TOOLCHAIN");
+    // The test command builds this tool with clippy-driver (scripts/cargo.mjs, STRM_CLIPPY). The IDL build (the
+    // program with idl-build, in its own target dir) is plain rustc as before; the test build lints the program.
+    std::env::remove_var("RUSTC_WORKSPACE_WRAPPER");
+    std::env::remove_var("CLIPPY_ARGS");
     IdlBuilder::new()
         .program_path(repo_root().join("programs/mining"))
         .build()
