@@ -1,6 +1,7 @@
 // The API as the web app's unit tests fake it: `fetch` answers by 'METHOD /path' (the path below /api/v1,
 // without its query) and records every call; a route the test did not give answers 404 as the API does.
-import { vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 export interface FakeCall {
   method: string;
@@ -17,8 +18,10 @@ export type FakeRoute = (call: FakeCall) => { status?: number; body: unknown };
 export type FakeRoutes = Record<string, FakeRoute>;
 
 /** Stubs `fetch` (undo with `vi.unstubAllGlobals()`); `routes` may be a function read at each call. */
-export function fakeApi(routes: FakeRoutes | (() => FakeRoutes)): { calls: FakeCall[] } {
-  const calls: FakeCall[] = [];
+export function fakeApi(
+  routes: FakeRoutes | (() => FakeRoutes),
+  calls: FakeCall[] = [],
+): { calls: FakeCall[] } {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string | URL, init?: RequestInit) => {
@@ -34,4 +37,25 @@ export function fakeApi(routes: FakeRoutes | (() => FakeRoutes)): { calls: FakeC
     }),
   );
   return { calls };
+}
+
+/**
+ * For every test of the file: a signed-in wallet (a token in localStorage) and the API faked with the
+ * `routes` read at each call; afterwards the render, the stubs and mocks and localStorage undone. Returns
+ * the calls of the running test (emptied before each).
+ */
+export function signedInWithFakeApi(routes: () => FakeRoutes): FakeCall[] {
+  const calls: FakeCall[] = [];
+  beforeEach(() => {
+    localStorage.setItem('authToken', 'token');
+    calls.length = 0;
+    fakeApi(routes, calls);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    localStorage.clear();
+  });
+  return calls;
 }

@@ -1,27 +1,16 @@
 import type { LiveState } from '@strm/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { initialSocketState } from '../../lib/socket.ts';
-import { type FakeCall, type FakeRoutes, fakeApi } from '../../testing/fake-api.ts';
+import { type FakeRoutes, signedInWithFakeApi } from '../../testing/fake-api.ts';
 import { PlatformPanel } from './PlatformPanel.tsx';
 
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const idle: LiveState = { ...initialSocketState, connected: true };
 
 let routes: FakeRoutes;
-let calls: FakeCall[];
-
-beforeEach(() => {
-  localStorage.setItem('authToken', 'token');
-  ({ calls } = fakeApi(() => routes));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  localStorage.clear();
-});
+const calls = signedInWithFakeApi(() => routes);
 
 const platformsAnswer = (twitch: { isVerified: boolean; username: string | null }) => () => ({
   status: 200,

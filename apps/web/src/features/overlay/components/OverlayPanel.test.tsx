@@ -1,9 +1,9 @@
 import type { LiveState, OverlayResponse } from '@strm/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { initialSocketState } from '../../../lib/socket.ts';
-import { type FakeCall, type FakeRoutes, fakeApi } from '../../../testing/fake-api.ts';
+import { type FakeRoutes, signedInWithFakeApi } from '../../../testing/fake-api.ts';
 import { OverlayPanel } from './OverlayPanel.tsx';
 
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
@@ -14,17 +14,7 @@ const saved: OverlayResponse = {
 };
 
 let routes: FakeRoutes;
-let calls: FakeCall[];
-
-beforeEach(() => {
-  localStorage.setItem('authToken', 'token');
-  ({ calls } = fakeApi(() => routes));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+const calls = signedInWithFakeApi(() => routes);
 
 async function renderPanel() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
