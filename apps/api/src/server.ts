@@ -102,26 +102,9 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   const accessWatcher = await watchAccess(db.url, io, access, mining, logger);
   lifecycle.onClose('access listener', () => accessWatcher.stop());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
-  const url = `http://${config.host}:${config.port}`;
-  const supervised = [db.supervision && 'embedded PostgreSQL', local.supervision && 'local chain'].filter(
-    Boolean,
-  );
-  logger.info(
-    { url, database: db.embedded ? 'embedded' : 'DATABASE_URL', rpc: rpc.rpcUrl, supervised },
-    'STRM is ready',
-  );
-  const watching = supervised.length
-    ? `  ${supervised.join(' and ')} supervised: restarted if ${supervised.length > 1 ? 'either stops' : 'it stops'} (state at ${url}/api/v1/health)\n`
-    : '';
-  const program = local.program
-    ? `  local chain running the mining program ${local.program === 'SBF' ? 'as SBF (target/deploy/mining.so)' : 'natively'}\n`
-    : '';
-  process.stdout.write(`\n  STRM Mining Platform is ready at ${url}\n${program}${watching}\n`);
-
+  // Ctrl-C and SIGTERM are ours before the port opens and the ready line is printed: a signal sent the moment
+  // someone sees that line (a person, a supervisor, a test) gets the shutdown below, never the default kill,
+  // which would leave the embedded PostgreSQL and the local chain behind.
   let stopping = false;
   const shutdown = async (signal: string, exitCode = 0) => {
     if (stopping) return;
@@ -150,4 +133,24 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     logger.fatal({ err, origin }, 'uncaught exception; stopping');
     void shutdown('uncaughtException', 1);
   });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const url = `http://${config.host}:${config.port}`;
+  const supervised = [db.supervision && 'embedded PostgreSQL', local.supervision && 'local chain'].filter(
+    Boolean,
+  );
+  logger.info(
+    { url, database: db.embedded ? 'embedded' : 'DATABASE_URL', rpc: rpc.rpcUrl, supervised },
+    'STRM is ready',
+  );
+  const watching = supervised.length
+    ? `  ${supervised.join(' and ')} supervised: restarted if ${supervised.length > 1 ? 'either stops' : 'it stops'} (state at ${url}/api/v1/health)\n`
+    : '';
+  const program = local.program
+    ? `  local chain running the mining program ${local.program === 'SBF' ? 'as SBF (target/deploy/mining.so)' : 'natively'}\n`
+    : '';
+  process.stdout.write(`\n  STRM Mining Platform is ready at ${url}\n${program}${watching}\n`);
 }

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startProcess } from '@strm/testing';
+import { type StartedProcess, startProcess } from '@strm/testing';
 import { afterAll, expect, it } from 'vitest';
 import { freePort } from './ports.ts';
 
@@ -61,7 +61,11 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-it('stops through its own shutdown on Ctrl-C, even while it cannot answer for a moment', async () => {
+/**
+ * `pnpm start`'s command in a shell, as pnpm runs it (the packages' binaries first on the PATH), in its own
+ * process group as a terminal's job, on an embedded PostgreSQL. No chain: this is about stopping.
+ */
+async function startApi(env: Record<string, string> = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'strm-start-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   // mkdtemp makes it private; the embedded server runs as the user postgres when we are root.
@@ -69,7 +73,6 @@ it('stops through its own shutdown on Ctrl-C, even while it cannot answer for a 
   const port = await freePort();
   const pgPort = await freePort();
   const bin = [join(apiDir, 'node_modules', '.bin'), join(apiDir, '..', '..', 'node_modules', '.bin')];
-  // As pnpm runs the script: a shell, the packages' binaries first on the PATH. No chain: this is about stopping.
   const started = await startProcess('sh', ['-c', startScript], /ready at (http:\/\/\S+)/, {
     cwd: apiDir,
     env: {
@@ -81,28 +84,48 @@ it('stops through its own shutdown on Ctrl-C, even while it cannot answer for a 
       PORT: String(port),
       EMBEDDED_PG_PORT: String(pgPort),
       SOLANA_RPC_URL: 'http://127.0.0.1:9',
+      ...env,
     },
     group: true,
     label: 'pnpm start',
     timeoutMs: 120_000,
   });
   cleanups.push(() => started.stop(10_000));
-  const api = listenerPid(port);
+  return { started, port, pgPort };
+}
 
-  // The API's event loop held for half a second (a stopped process answers nothing, as a busy one), then
-  // Ctrl-C: SIGINT to the whole group, as a terminal sends it.
-  process.kill(api, 'SIGSTOP');
-  process.kill(-started.child.pid!, 'SIGINT');
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  try {
-    process.kill(api, 'SIGCONT');
-  } catch {
-    // Gone already: something killed it while it could not answer (what this test is about).
-  }
+/** Ctrl-C: SIGINT to the whole process group, as a terminal sends it. */
+const ctrlC = (started: StartedProcess) => process.kill(-started.child.pid!, 'SIGINT');
 
+/** The API went through its shutdown: said so, closed its port, and stopped its PostgreSQL. */
+async function expectShutdown({ started, port, pgPort }: Awaited<ReturnType<typeof startApi>>) {
   await started.exited;
   await expect.poll(() => started.output(), { timeout: 30_000 }).toContain('"msg":"stopped"');
   expect(started.output()).toContain('"signal":"SIGINT","msg":"shutting down"');
   expect(await accepts(port)).toBe(false);
   await expect.poll(() => accepts(pgPort), { timeout: 30_000 }).toBe(false);
+}
+
+it('stops through its own shutdown on Ctrl-C, even while it cannot answer for a moment', async () => {
+  const api = await startApi();
+  const pid = listenerPid(api.port);
+
+  // The API's event loop held for half a second (a stopped process answers nothing, as a busy one), then Ctrl-C.
+  process.kill(pid, 'SIGSTOP');
+  ctrlC(api.started);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch {
+    // Gone already: something killed it while it could not answer (what this test is about).
+  }
+  await expectShutdown(api);
+});
+
+it('stops through its own shutdown on a Ctrl-C sent the moment it says it is ready', async () => {
+  // The API's main thread held for a second right after it printed its ready line (as a busy machine may
+  // deschedule it there), and Ctrl-C sent as soon as the line is read: the signal is its own by then.
+  const api = await startApi({ NODE_OPTIONS: `--import ${join(apiDir, 'test', 'stall-after-ready.mjs')}` });
+  ctrlC(api.started);
+  await expectShutdown(api);
 });
