@@ -4,9 +4,11 @@
 // in this workspace summed (vitest JSON reports and cargo's own summaries, written under .test-reports/ by
 // the test scripts).
 //   node scripts/test-summary.mjs lint typecheck test:rust …   run these scripts (`pnpm run <name>`)
+//   node scripts/test-summary.mjs … test:ts,test:browser        scripts joined by commas run at the same time;
+//                                                               each one's output is printed whole when it ends
 // ./run measures the install before it and passes it in STRM_INSTALL_SECONDS (CPU: STRM_INSTALL_CPU_SECONDS).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,18 @@ import { fileURLToPath } from 'node:url';
 const CLOCK_TICKS = 100;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, '.test-reports');
+/** Where a step run beside others writes its output and its CPU time. */
+const stepsDir = join(dir, 'steps');
+
+// One step of a group, run by this script itself so that its CPU time is its own children's:
+//   node scripts/test-summary.mjs --step <script> <file the CPU seconds are written to>
+if (process.argv[2] === '--step') {
+  const [script, cpuFile] = process.argv.slice(3);
+  const run = spawnSync(...pnpm(['run', script]), { cwd: root, stdio: 'inherit' });
+  if (run.error) console.error(`${script}: ${run.error.message}`);
+  writeFileSync(cpuFile, String(childrenCpuSeconds()));
+  process.exit(run.status ?? 1);
+}
 
 /** What each script is, as the step table names it. */
 const LABELS = {
@@ -27,15 +41,17 @@ const LABELS = {
   'test:ts': 'TS suites',
   'test:browser': 'browser',
 };
+const label = (script) => LABELS[script] ?? script;
 
-const scripts = process.argv.slice(2);
-if (scripts.length === 0) {
-  console.error('usage: node scripts/test-summary.mjs <package.json script>…');
+/** The steps, in order; a step is one script or several run at the same time. */
+const groups = process.argv.slice(2).map((arg) => arg.split(',').filter(Boolean));
+if (groups.length === 0) {
+  console.error('usage: node scripts/test-summary.mjs <package.json script>[,<script run beside it>…]…');
   process.exit(2);
 }
 
 rmSync(dir, { recursive: true, force: true });
-mkdirSync(dir, { recursive: true });
+mkdirSync(stepsDir, { recursive: true });
 
 // Turbo's cache outside the clone, as cargo's target dir (scripts/cargo.mjs): a new clone of the same sources
 // replays the typecheck and the builds instead of redoing them. A task's key is its package's files, the
@@ -46,33 +62,80 @@ process.env.TURBO_CACHE_DIR ??= join(homedir(), '.cache', 'strm-turbo');
 // clippy-driver (scripts/cargo.mjs): the Rust step's build is the lint, and the later ones reuse its crates.
 process.env.STRM_CLIPPY ??= '1';
 
-/** @type {{ label: string, seconds: number, cpu?: number, status: string }[]} */
+/** @type {{ label: string, seconds: number, cpu?: number, status: string, beside?: boolean }[]} */
 const steps = [];
 const install = Number(process.env.STRM_INSTALL_SECONDS);
 if (Number.isFinite(install) && process.env.STRM_INSTALL_SECONDS !== '') {
   const cpu = Number(process.env.STRM_INSTALL_CPU_SECONDS || Number.NaN);
   steps.push({ label: 'install', seconds: install, cpu, status: 'ok' });
 }
+/** Wall time of the whole command from here: a group counts once, for its longest step. */
+let wall = Number.isFinite(install) ? install : 0;
 
-let failedStep;
-for (const [i, script] of scripts.entries()) {
-  const label = LABELS[script] ?? script;
-  console.log(`\n▶ ${label} (pnpm run ${script})`);
+let failed = [];
+for (const [i, group] of groups.entries()) {
+  const started = performance.now();
+  const results = group.length === 1 ? [runAlone(group[0])] : await runBeside(group);
+  wall += (performance.now() - started) / 1000;
+  steps.push(...results);
+  failed = results.filter((s) => s.status !== 'ok').map((s) => s.label);
+  if (failed.length > 0) {
+    for (const rest of groups.slice(i + 1).flat())
+      steps.push({ label: label(rest), seconds: Number.NaN, status: 'not run' });
+    break;
+  }
+}
+
+/** A step on its own: its output as it comes. */
+function runAlone(script) {
+  console.log(`\n▶ ${label(script)} (pnpm run ${script})`);
   const started = performance.now();
   const cpuBefore = childrenCpuSeconds();
   const run = spawnSync(...pnpm(['run', script]), { cwd: root, stdio: 'inherit' });
-  if (run.error) console.error(`${label}: ${run.error.message}`);
+  if (run.error) console.error(`${label(script)}: ${run.error.message}`);
   const seconds = (performance.now() - started) / 1000;
   const cpu = childrenCpuSeconds() - cpuBefore;
-  const ok = run.status === 0;
-  steps.push({ label, seconds, cpu, status: ok ? 'ok' : 'FAILED' });
-  if (!ok) {
-    failedStep = label;
-    for (const rest of scripts.slice(i + 1)) {
-      steps.push({ label: LABELS[rest] ?? rest, seconds: Number.NaN, status: 'not run' });
-    }
-    break;
-  }
+  return { label: label(script), seconds, cpu, status: run.status === 0 ? 'ok' : 'FAILED' };
+}
+
+/**
+ * Steps at the same time, each through `--step` (its CPU time its own), its output kept in .test-reports/steps/
+ * and printed whole when it ends, so that the log reads as if they had run one after another. A step that
+ * fails does not stop the others: every result of the group is reported.
+ */
+function runBeside(scripts) {
+  console.log(
+    `\n▶ at the same time: ${scripts.map((s) => `${label(s)} (pnpm run ${s})`).join(', ')}; each one's output follows when it ends`,
+  );
+  return Promise.all(
+    scripts.map((script) => {
+      const name = script.replaceAll(':', '-');
+      const log = join(stepsDir, `${name}.log`);
+      const cpuFile = join(stepsDir, `${name}.cpu`);
+      const out = openSync(log, 'w');
+      const started = performance.now();
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--step', script, cpuFile], {
+        cwd: root,
+        stdio: ['ignore', out, out],
+      });
+      return new Promise((resolve) => {
+        child.on('error', (error) => finish(null, error));
+        child.on('exit', (code) => finish(code));
+        let done = false;
+        function finish(code, error) {
+          if (done) return;
+          done = true;
+          const seconds = (performance.now() - started) / 1000;
+          const status = code === 0 ? 'ok' : 'FAILED';
+          console.log(`\n▶ ${label(script)} (pnpm run ${script}): ${status} after ${clock(seconds)}`);
+          process.stdout.write(readFileSync(log, 'utf8'));
+          if (error) console.error(`${label(script)}: ${error.message}`);
+          const cpu = existsSync(cpuFile) ? Number(readFileSync(cpuFile, 'utf8')) : Number.NaN;
+          resolve({ label: label(script), seconds, cpu, status, beside: true });
+        }
+      });
+    }),
+  );
 }
 
 /** m:ss */
@@ -81,23 +144,24 @@ function clock(seconds) {
   const s = Math.round(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
-const width = Math.max(...steps.map((s) => s.label.length));
+const width = Math.max(...steps.map((s) => s.label.length)) + 2;
 console.log(`\nStep times (m:ss; CPU: user + system time of the step's processes; load ${loadAverage()})`);
 console.log(`  ${'step'.padEnd(width)}  ${'wall'.padStart(6)}  ${'CPU'.padStart(6)}`);
-for (const s of steps)
+for (const s of steps) {
+  const name = s.beside ? `∥ ${s.label}` : s.label;
   console.log(
-    `  ${s.label.padEnd(width)}  ${clock(s.seconds).padStart(6)}  ${clock(s.cpu).padStart(6)}  ${s.status}`,
+    `  ${name.padEnd(width)}  ${clock(s.seconds).padStart(6)}  ${clock(s.cpu).padStart(6)}  ${s.status}`,
   );
-const sum = (key) => steps.reduce((total, s) => total + (Number.isFinite(s[key]) ? s[key] : 0), 0);
-console.log(
-  `  ${'total'.padEnd(width)}  ${clock(sum('seconds')).padStart(6)}  ${clock(sum('cpu')).padStart(6)}`,
-);
+}
+const cpu = steps.reduce((total, s) => total + (Number.isFinite(s.cpu) ? s.cpu : 0), 0);
+console.log(`  ${'total'.padEnd(width)}  ${clock(wall).padStart(6)}  ${clock(cpu).padStart(6)}`);
+if (steps.some((s) => s.beside))
+  console.log('  (∥: run at the same time as the steps beside it; the total counts them once)');
 
-const { passed, failed, skipped } = countTests();
-console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-if (failedStep) console.log(`Failed step: ${failedStep}`);
-process.exit(failedStep || failed > 0 || passed === 0 ? 1 : 0);
-
+const tests = countTests();
+console.log(`\nTests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped`);
+if (failed.length > 0) console.log(`Failed step: ${failed.join(', ')}`);
+process.exit(failed.length > 0 || tests.failed > 0 || tests.passed === 0 ? 1 : 0);
 /** The pnpm running this script (`pnpm test` sets npm_execpath), else the one on PATH. */
 function pnpm(args) {
   const execPath = process.env.npm_execpath;
