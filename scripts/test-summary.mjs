@@ -4,11 +4,24 @@
 // in this workspace summed (vitest JSON reports and cargo's own summaries, written under .test-reports/ by
 // the test scripts).
 //   node scripts/test-summary.mjs lint typecheck test:rust …   run these scripts (`pnpm run <name>`)
-//   node scripts/test-summary.mjs … test:ts,test:browser        scripts joined by commas run at the same time;
-//                                                               each one's output is printed whole when it ends
+//   node scripts/test-summary.mjs … test:api,test:ts+test:fuzz  lanes run at the same time: test:api, and test:ts
+//                                                               then test:fuzz (a comma between lanes, + between the
+//                                                               steps of one); each step's output is printed whole
+//                                                               when it ends. A step in a lane builds nothing
+//                                                               (STRM_BESIDE=1, scripts/with-local-chain.mjs): the
+//                                                               steps before the lanes build what they need.
 // ./run measures the install before it and passes it in STRM_INSTALL_SECONDS (CPU: STRM_INSTALL_CPU_SECONDS).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,15 +51,16 @@ const LABELS = {
   'test:rust': 'Rust build, clippy and tests',
   'test:idl': 'IDL check',
   'test:sbf': 'SBF toolchain and suite',
-  'test:ts': 'TS suites',
+  'test:api': 'API suite',
+  'test:ts': 'TS suites (the others)',
   'test:browser': 'browser',
 };
 const label = (script) => LABELS[script] ?? script;
 
-/** The steps, in order; a step is one script or several run at the same time. */
-const groups = process.argv.slice(2).map((arg) => arg.split(',').filter(Boolean));
-if (groups.length === 0) {
-  console.error('usage: node scripts/test-summary.mjs <package.json script>[,<script run beside it>…]…');
+/** The steps, in order: a script, or lanes of scripts run at the same time (each lane's one after another). */
+const groups = process.argv.slice(2).map((arg) => arg.split(',').map((lane) => lane.split('+')));
+if (groups.length === 0 || groups.flat(2).some((script) => script === '')) {
+  console.error('usage: node scripts/test-summary.mjs <script>|<script>[+<script>…],<script>[+<script>…]…');
   process.exit(2);
 }
 
@@ -62,7 +76,7 @@ process.env.TURBO_CACHE_DIR ??= join(homedir(), '.cache', 'strm-turbo');
 // clippy-driver (scripts/cargo.mjs): the Rust step's build is the lint, and the later ones reuse its crates.
 process.env.STRM_CLIPPY ??= '1';
 
-/** @type {{ label: string, seconds: number, cpu?: number, status: string, beside?: boolean }[]} */
+/** @type {{ label: string, seconds: number, cpu?: number, status: string, lane?: number }[]} */
 const steps = [];
 const install = Number(process.env.STRM_INSTALL_SECONDS);
 if (Number.isFinite(install) && process.env.STRM_INSTALL_SECONDS !== '') {
@@ -75,12 +89,12 @@ let wall = Number.isFinite(install) ? install : 0;
 let failed = [];
 for (const [i, group] of groups.entries()) {
   const started = performance.now();
-  const results = group.length === 1 ? [runAlone(group[0])] : await runBeside(group);
+  const results = group.length === 1 ? group[0].map(runAlone) : await runLanes(group);
   wall += (performance.now() - started) / 1000;
   steps.push(...results);
   failed = results.filter((s) => s.status !== 'ok').map((s) => s.label);
   if (failed.length > 0) {
-    for (const rest of groups.slice(i + 1).flat())
+    for (const rest of groups.slice(i + 1).flat(2))
       steps.push({ label: label(rest), seconds: Number.NaN, status: 'not run' });
     break;
   }
@@ -99,43 +113,57 @@ function runAlone(script) {
 }
 
 /**
- * Steps at the same time, each through `--step` (its CPU time its own), its output kept in .test-reports/steps/
- * and printed whole when it ends, so that the log reads as if they had run one after another. A step that
- * fails does not stop the others: every result of the group is reported.
+ * Lanes at the same time, each lane's steps one after another, each step through `--step` (its CPU time its own)
+ * with its output kept in .test-reports/steps/ and printed whole when it ends, so that the log reads as if they
+ * had run one after another. A step that fails ends its lane but not the others: every result is reported.
  */
-function runBeside(scripts) {
-  console.log(
-    `\n▶ at the same time: ${scripts.map((s) => `${label(s)} (pnpm run ${s})`).join(', ')}; each one's output follows when it ends`,
-  );
-  return Promise.all(
-    scripts.map((script) => {
-      const name = script.replaceAll(':', '-');
-      const log = join(stepsDir, `${name}.log`);
-      const cpuFile = join(stepsDir, `${name}.cpu`);
-      const out = openSync(log, 'w');
-      const started = performance.now();
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--step', script, cpuFile], {
-        cwd: root,
-        stdio: ['ignore', out, out],
-      });
-      return new Promise((resolve) => {
-        child.on('error', (error) => finish(null, error));
-        child.on('exit', (code) => finish(code));
-        let done = false;
-        function finish(code, error) {
-          if (done) return;
-          done = true;
-          const seconds = (performance.now() - started) / 1000;
-          const status = code === 0 ? 'ok' : 'FAILED';
-          console.log(`\n▶ ${label(script)} (pnpm run ${script}): ${status} after ${clock(seconds)}`);
-          process.stdout.write(readFileSync(log, 'utf8'));
-          if (error) console.error(`${label(script)}: ${error.message}`);
-          const cpu = existsSync(cpuFile) ? Number(readFileSync(cpuFile, 'utf8')) : Number.NaN;
-          resolve({ label: label(script), seconds, cpu, status, beside: true });
+async function runLanes(lanes) {
+  const names = lanes.map((lane) => lane.map((s) => `${label(s)} (pnpm run ${s})`).join(' then '));
+  console.log(`\n▶ at the same time: ${names.join('; and ')}. Each step's output follows when it ends.`);
+  const results = await Promise.all(
+    lanes.map(async (lane, index) => {
+      const done = [];
+      for (const script of lane) {
+        if (done.some((s) => s.status !== 'ok')) {
+          done.push({ label: label(script), seconds: Number.NaN, status: 'not run', lane: index + 1 });
+          continue;
         }
-      });
+        done.push({ ...(await runInLane(script, index + 1)), lane: index + 1 });
+      }
+      return done;
     }),
   );
+  return results.flat();
+}
+
+function runInLane(script, lane) {
+  const name = `${lane}-${script.replaceAll(':', '-')}`;
+  const log = join(stepsDir, `${name}.log`);
+  const cpuFile = join(stepsDir, `${name}.cpu`);
+  const out = openSync(log, 'w');
+  const started = performance.now();
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--step', script, cpuFile], {
+    cwd: root,
+    env: { ...process.env, STRM_BESIDE: '1' },
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (code, error) => {
+      if (done) return;
+      done = true;
+      const seconds = (performance.now() - started) / 1000;
+      const status = code === 0 ? 'ok' : 'FAILED';
+      console.log(`\n▶ ${label(script)} (pnpm run ${script}): ${status} after ${clock(seconds)}`);
+      process.stdout.write(readFileSync(log, 'utf8'));
+      if (error) console.error(`${label(script)}: ${error.message}`);
+      const cpu = existsSync(cpuFile) ? Number(readFileSync(cpuFile, 'utf8')) : Number.NaN;
+      resolve({ label: label(script), seconds, cpu, status });
+    };
+    child.on('error', (error) => finish(null, error));
+    child.on('exit', (code) => finish(code));
+  });
 }
 
 /** m:ss */
@@ -144,19 +172,21 @@ function clock(seconds) {
   const s = Math.round(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
-const width = Math.max(...steps.map((s) => s.label.length)) + 2;
+const width = Math.max(...steps.map((s) => s.label.length)) + 3;
 console.log(`\nStep times (m:ss; CPU: user + system time of the step's processes; load ${loadAverage()})`);
 console.log(`  ${'step'.padEnd(width)}  ${'wall'.padStart(6)}  ${'CPU'.padStart(6)}`);
 for (const s of steps) {
-  const name = s.beside ? `∥ ${s.label}` : s.label;
+  const name = s.lane ? `∥${s.lane} ${s.label}` : s.label;
   console.log(
     `  ${name.padEnd(width)}  ${clock(s.seconds).padStart(6)}  ${clock(s.cpu).padStart(6)}  ${s.status}`,
   );
 }
 const cpu = steps.reduce((total, s) => total + (Number.isFinite(s.cpu) ? s.cpu : 0), 0);
 console.log(`  ${'total'.padEnd(width)}  ${clock(wall).padStart(6)}  ${clock(cpu).padStart(6)}`);
-if (steps.some((s) => s.beside))
-  console.log('  (∥: run at the same time as the steps beside it; the total counts them once)');
+if (steps.some((s) => s.lane))
+  console.log(
+    '  (∥N: lane N of steps run at the same time as the other lanes; the total counts their longest once)',
+  );
 
 const tests = countTests();
 console.log(`\nTests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped`);

@@ -5,8 +5,13 @@
 // chain's lock, and a file running beside others would wait for them (or, in a new clone, for the whole
 // build) inside its setup's time limit.
 //   node scripts/with-local-chain.mjs turbo run test …
-// A STRM_LOCAL_CHAIN_BINARY already set (a prebuilt chain) is kept and nothing is built.
+// A STRM_LOCAL_CHAIN_BINARY already set (a prebuilt chain) is kept and nothing is built. Nor is anything built
+// in a step the test command runs beside others (STRM_BESIDE=1, scripts/test-summary.mjs): the steps before
+// built it all, and a build here would rewrite what the suites beside it are reading (the chain's binary,
+// mining.so, and the outputs turbo restores from its cache, e.g. the API's generated client). Turbo is then told
+// to run the named tasks only (--only), not their dependencies.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +23,15 @@ if (!command) {
 }
 
 const env = { ...process.env };
+const beside = env.STRM_BESIDE === '1';
+const ownChain = join(root, 'target', 'local-chain', 'strm-local-chain');
+if (!env.STRM_LOCAL_CHAIN_BINARY && beside) {
+  if (!existsSync(ownChain)) {
+    console.error(`${ownChain} is not built: the test command builds it before its lanes (pnpm test:rust)`);
+    process.exit(1);
+  }
+  env.STRM_LOCAL_CHAIN_BINARY = ownChain;
+}
 if (!env.STRM_LOCAL_CHAIN_BINARY) {
   const build = spawnSync(
     process.execPath,
@@ -28,7 +42,7 @@ if (!env.STRM_LOCAL_CHAIN_BINARY) {
     console.error('building the local chain (cargo build -p strm-local-chain) failed');
     process.exit(build.status ?? 1);
   }
-  env.STRM_LOCAL_CHAIN_BINARY = join(root, 'target', 'local-chain', 'strm-local-chain');
+  env.STRM_LOCAL_CHAIN_BINARY = ownChain;
 }
 // The suites run the native mining program unless asked otherwise (STRM_LOCAL_CHAIN_PROGRAM=sbf runs its SBF
 // build, chain/ts/sbf.ts): the API processes they start would otherwise take the SBF build wherever
@@ -42,7 +56,8 @@ if (ci) env.STRM_TEST_CHAIN_PROGRAM ??= 'auto';
 const suites = env.STRM_TEST_CHAIN_PROGRAM || env.STRM_LOCAL_CHAIN_PROGRAM;
 const sbf = (command, stdio = 'ignore') =>
   spawnSync('bash', [join(root, 'scripts', 'sbf', 'sbf.sh'), command], { cwd: root, stdio }).status;
-if (suites === 'sbf' || (suites === 'auto' && sbf('status') === 0 && sbf('rust-status') === 0)) {
+const onSbf = suites === 'sbf' || (suites === 'auto' && sbf('status') === 0 && sbf('rust-status') === 0);
+if (onSbf && !beside) {
   // Built here, as the chain is: the chains the suites start then build nothing (STRM_LOCAL_CHAIN_BINARY).
   for (const command of ['build', 'engine']) {
     const status = sbf(command, ['ignore', 'inherit', 'inherit']);
@@ -50,6 +65,7 @@ if (suites === 'sbf' || (suites === 'auto' && sbf('status') === 0 && sbf('rust-s
   }
 }
 
-const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+const only = beside && command === 'turbo' ? ['--only'] : [];
+const run = spawnSync(command, [...args, ...only], { cwd: root, env, stdio: 'inherit' });
 if (run.error) console.error(`${command}: ${run.error.message}`);
 process.exit(run.status ?? 1);
