@@ -73,11 +73,31 @@ export class ClusterMembership implements Lease {
     return this.held && performance.now() - this.backAt >= this.leaseMs;
   }
 
+  /**
+   * Resolves once the first renewal has landed. A failed one is retried on the beat rather than failing the
+   * start: the database answered the start's queries a moment before, and a busy or briefly unreachable one
+   * (a connection not made within a third of the lease on a loaded machine) is a reason to wait, not to stop.
+   */
   async join(): Promise<void> {
-    await this.renew();
     // Renewed three times per lease, so a slow query or a GC pause does not let it lapse; a failed renewal
     // is retried on the same beat (backing off would let the lease lapse when the database is back).
     const beat = Math.max(100, Math.floor(this.leaseMs / 3));
+    for (let attempt = 1; ; attempt++) {
+      // Left (a shutdown during the start) before the database answered: nothing to renew.
+      if (this.left) return;
+      try {
+        await this.renew();
+        break;
+      } catch (err) {
+        // Said once, then every tenth attempt: a database away for minutes does not flood the log.
+        if (attempt % 10 === 1)
+          this.logger.warn(
+            { err: (err as Error).message, attempt },
+            'instance lease: not taken yet; retrying',
+          );
+        await new Promise((resolve) => setTimeout(resolve, beat));
+      }
+    }
     this.loop = backgroundLoop({
       name: 'instance-lease',
       intervalMs: beat,
