@@ -6,7 +6,7 @@ import { installPhantomTestProvider } from '@strm/testing/phantom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, signInAs } from './api-client.ts';
 import { screenshot, seriousA11yViolations, VIEWPORTS } from './artifacts.ts';
-import { launchChromium } from './browser.ts';
+import { gotoWithEmptyStorage, launchChromium } from './browser.ts';
 import { type Product, startProduct } from './product.ts';
 
 const admin = Keypair.generate();
@@ -48,14 +48,7 @@ afterAll(async () => {
 async function consolePage(keypair: Keypair): Promise<Page> {
   const page = await chromium.browser.newPage();
   await installPhantomTestProvider(page, { keypair, rpcUrl: product.rpcUrl });
-  // Storage is cleared on a page of the origin that runs none of the app: on /admin itself the app may still be
-  // restoring the previous test's remembered wallet, and write it back after the clear.
-  await page.goto(`${product.url}/robots.txt`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await page.goto(`${product.url}/admin`);
+  await gotoWithEmptyStorage(page, `${product.url}/admin`);
   await page.getByText('Connect the wallet of an admin to open the admin console.').waitFor();
   await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
   return page;

@@ -5,7 +5,7 @@ import { installPhantomTestProvider } from '@strm/testing/phantom';
 import type { Page } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, signInAs } from './api-client.ts';
-import { launchChromium } from './browser.ts';
+import { gotoWithEmptyStorage, launchChromium } from './browser.ts';
 import { type Product, startProduct } from './product.ts';
 
 const admin = Keypair.generate();
@@ -34,12 +34,10 @@ async function walletPage(
 ): Promise<Page> {
   const page = await chromium.browser.newPage();
   await installPhantomTestProvider(page, { keypair, rpcUrl: product.rpcUrl, reject: options.reject });
-  await page.goto(options.origin ? product.url.replace('127.0.0.1', options.origin) : product.url);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await page.reload();
+  await gotoWithEmptyStorage(
+    page,
+    options.origin ? product.url.replace('127.0.0.1', options.origin) : product.url,
+  );
   return page;
 }
 
