@@ -7,9 +7,9 @@
 //   node scripts/test-summary.mjs … test:api,test:ts+test:fuzz  lanes run at the same time: test:api, and test:ts
 //                                                               then test:fuzz (a comma between lanes, + between the
 //                                                               steps of one); each step's output is printed whole
-//                                                               when it ends. A step in a lane builds nothing
-//                                                               (STRM_BESIDE=1, scripts/with-local-chain.mjs): the
-//                                                               steps before the lanes build what they need.
+//                                                               when it ends. In a lane, with-local-chain.mjs
+//                                                               builds nothing (STRM_BESIDE=1): the steps before
+//                                                               the suites' lanes build what they need.
 // ./run measures the install before it and passes it in STRM_INSTALL_SECONDS (CPU: STRM_INSTALL_CPU_SECONDS).
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -92,7 +92,7 @@ for (const [i, group] of groups.entries()) {
   const results = group.length === 1 ? group[0].map(runAlone) : await runLanes(group);
   wall += (performance.now() - started) / 1000;
   steps.push(...results);
-  failed = results.filter((s) => s.status !== 'ok').map((s) => s.label);
+  failed = results.filter((s) => s.status === 'FAILED').map((s) => s.label);
   if (failed.length > 0) {
     for (const rest of groups.slice(i + 1).flat(2))
       steps.push({ label: label(rest), seconds: Number.NaN, status: 'not run' });
