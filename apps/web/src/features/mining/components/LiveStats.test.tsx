@@ -140,10 +140,12 @@ describe('Live Stats', () => {
     rerender(<LiveStats wallet={wallet} activeTier="Tier 1" live={{ ...due }} stats={stats} />);
     expect(socket.emitted).toEqual([['increase-rate', { platform: 'demo', wallet }]]);
 
-    act(() => socket.handlers.get('rate-increased')?.({ status: 'success', miningRate: 0.5 }));
+    // Taken before the event: the 3 s timer starts inside act(), which a loaded machine can take 100 ms and more
+    // to return from. Real time: a timer never fires early, so the lower bound is exact; the upper allows a busy
+    // machine.
     const shownAt = Date.now();
+    act(() => socket.handlers.get('rate-increased')?.({ status: 'success', miningRate: 0.5 }));
     expect(screen.getByText('Rate increased!')).toBeTruthy();
-    // Real time: a timer never fires early, so the lower bound is exact; the upper allows a busy machine.
     await waitFor(() => expect(screen.queryByText('Rate increased!')).toBeNull(), { timeout: 7_000 });
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2_900);
   });
