@@ -89,7 +89,7 @@ let wall = Number.isFinite(install) ? install : 0;
 let failed = [];
 for (const [i, group] of groups.entries()) {
   const started = performance.now();
-  const results = group.length === 1 ? group[0].map(runAlone) : await runLanes(group);
+  const results = group.length === 1 ? runInTurn(group[0]) : await runLanes(group);
   wall += (performance.now() - started) / 1000;
   steps.push(...results);
   failed = results.filter((s) => s.status === 'FAILED').map((s) => s.label);
@@ -98,6 +98,18 @@ for (const [i, group] of groups.entries()) {
       steps.push({ label: label(rest), seconds: Number.NaN, status: 'not run' });
     break;
   }
+}
+
+/** Steps one after another, on their own, up to the first that fails. */
+function runInTurn(scripts) {
+  const done = [];
+  for (const script of scripts) {
+    const failedBefore = done.some((s) => s.status !== 'ok');
+    done.push(
+      failedBefore ? { label: label(script), seconds: Number.NaN, status: 'not run' } : runAlone(script),
+    );
+  }
+  return done;
 }
 
 /** A step on its own: its output as it comes. */
