@@ -144,7 +144,10 @@ function printTable() {
     const runsText = r.loaded ? `${r.runs} (${r.loaded} with --load)` : String(r.runs);
     if (r.tests.size === 0) console.log(`| ${name} | ${runsText} | 0 | ${median} | — | | |`);
     for (const [test, commits] of r.tests) {
-      const flake = known.find((k) => test.includes(k.test));
+      // A known flake with an `error` is that test failing with that error; one without, with any.
+      const flake =
+        known.find((k) => k.error && test.includes(k.test) && test.includes(k.error)) ??
+        known.find((k) => !k.error && test.includes(k.test));
       const where = [...new Set(commits)].join(', ');
       console.log(
         `| ${name} | ${runsText} | ${r.failures} | ${median} | ${test} (${commits.length}, at ${where}) | ${flake?.cause ?? 'not investigated'} | ${flake?.fix ?? ''} |`,
@@ -177,7 +180,12 @@ function vitestFailures(file) {
   const failed = [];
   for (const f of report.testResults ?? []) {
     const tests = (f.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of tests) failed.push(t.fullName ?? t.title);
+    // The test's name and its error's first lines: one test can fail for more than one cause.
+    for (const t of tests) {
+      const lines = (t.failureMessages?.[0] ?? '').split('\n').filter((l) => l.trim() !== '');
+      const error = lines.slice(0, 2).join(' / ').slice(0, 240);
+      failed.push(error ? `${t.fullName ?? t.title} — ${error}` : (t.fullName ?? t.title));
+    }
     // A file that failed outside its tests (a hook, an import).
     if (tests.length === 0 && f.status === 'failed') failed.push(`${f.name.replace(root, '')} (file)`);
   }
