@@ -42,6 +42,10 @@ export class AccessControl {
   /** Wallets asked in this turn of the event loop: looked up together in one query per table. */
   private batch: Map<string, Array<(allowed: boolean) => void>> | undefined;
   private batchFailed: Array<(err: unknown) => void> = [];
+  /** Changes seen (forget), counted; and each wallet's count at its last change, while lookups are in flight. */
+  private changes = 0;
+  private readonly changedAt = new Map<string, number>();
+  private lookUpsInFlight = 0;
 
   constructor(private readonly deps: AccessDeps) {}
 
@@ -80,9 +84,13 @@ export class AccessControl {
     if (!(await this.allowed(wallet))) throw accessRequired();
   }
 
-  /** Forgets what was kept about `wallet` (its access changed). */
+  /**
+   * Forgets what was kept about `wallet` (its access changed). A lookup of it already in flight may have read
+   * the database before the change: its answer is neither kept nor given, the wallet is asked again.
+   */
   forget(wallet: string): void {
     this.known.delete(wallet);
+    if (this.lookUpsInFlight > 0) this.changedAt.set(wallet, ++this.changes);
   }
 
   /**
@@ -104,18 +112,42 @@ export class AccessControl {
     this.batch = undefined;
     this.batchFailed = [];
     if (!batch) return;
-    this.lookUp([...batch.keys()]).then(
-      (found) => {
-        for (const [wallet, waiting] of batch) for (const resolve of waiting) resolve(found.has(wallet));
-      },
-      (err: unknown) => {
-        for (const reject of failed) reject(err);
-      },
-    );
+    const rejectAll = (err: unknown) => {
+      for (const reject of failed) reject(err);
+    };
+    this.lookUp([...batch.keys()]).then(({ found, stale }) => {
+      for (const [wallet, waiting] of batch) {
+        // Its access changed during the lookup (a revoke as a handshake was checked): asked again, since the
+        // answer read may be the one from before the change.
+        const answer = stale.has(wallet) ? this.lookUpSoon(wallet) : Promise.resolve(found.has(wallet));
+        answer.then((allowed) => {
+          for (const resolve of waiting) resolve(allowed);
+        }, rejectAll);
+      }
+    }, rejectAll);
   }
 
-  /** The wallets among `wallets` that have beta access or are promoted admins; remembered. */
-  private async lookUp(wallets: string[]): Promise<Set<string>> {
+  /**
+   * The wallets among `wallets` that have beta access or are promoted admins, remembered; and those whose
+   * access changed while they were looked up (`stale`: not remembered, their answer may predate the change).
+   */
+  private async lookUp(wallets: string[]): Promise<{ found: Set<string>; stale: Set<string> }> {
+    const since = this.changes;
+    this.lookUpsInFlight++;
+    try {
+      const found = await this.read(wallets);
+      const stale = new Set(wallets.filter((wallet) => (this.changedAt.get(wallet) ?? 0) > since));
+      this.remember(
+        wallets.filter((wallet) => !stale.has(wallet)),
+        found,
+      );
+      return { found, stale };
+    } finally {
+      if (--this.lookUpsInFlight === 0) this.changedAt.clear();
+    }
+  }
+
+  private async read(wallets: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < wallets.length; i += LOOKUP_CHUNK) {
       const chunk = wallets.slice(i, i + LOOKUP_CHUNK);
@@ -125,6 +157,10 @@ export class AccessControl {
       ]);
       for (const row of [...granted, ...admins]) found.add(row.wallet);
     }
+    return found;
+  }
+
+  private remember(wallets: string[], found: Set<string>): void {
     const now = performance.now();
     for (const wallet of wallets) {
       const allowed = found.has(wallet);
@@ -136,6 +172,5 @@ export class AccessControl {
       if (oldest === undefined) break;
       this.known.delete(oldest);
     }
-    return found;
   }
 }
