@@ -4,7 +4,7 @@
 // in this workspace summed (vitest JSON reports and cargo's own summaries, written under .test-reports/ by
 // the test scripts).
 //   node scripts/test-summary.mjs lint typecheck test:rust …   run these scripts (`pnpm run <name>`)
-//   node scripts/test-summary.mjs … test:api,test:ts+test:fuzz  lanes run at the same time: test:api, and test:ts
+//   node scripts/test-summary.mjs … test:api,test:chain+test:fuzz  lanes at the same time: test:api, and test:chain
 //                                                               then test:fuzz (a comma between lanes, + between the
 //                                                               steps of one); each step's output is printed whole
 //                                                               when it ends. In a lane, with-local-chain.mjs
@@ -52,7 +52,8 @@ const LABELS = {
   'test:idl': 'IDL check',
   'test:sbf': 'SBF toolchain and suite',
   'test:api': 'API suite',
-  'test:ts': 'TS suites (the others)',
+  'test:units': 'TS unit suites (shared, mining-client, web)',
+  'test:chain': 'local chain suite',
   'test:browser': 'browser',
 };
 const label = (script) => LABELS[script] ?? script;
