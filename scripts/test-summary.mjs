@@ -90,7 +90,7 @@ let wall = Number.isFinite(install) ? install : 0;
 let failed = [];
 for (const [i, group] of groups.entries()) {
   const started = performance.now();
-  const results = group.length === 1 ? runInTurn(group[0]) : await runLanes(group);
+  const results = group.length === 1 ? await inTurn(group[0], runAlone) : await runLanes(group);
   wall += (performance.now() - started) / 1000;
   steps.push(...results);
   failed = results.filter((s) => s.status === 'FAILED').map((s) => s.label);
@@ -101,13 +101,13 @@ for (const [i, group] of groups.entries()) {
   }
 }
 
-/** Steps one after another, on their own, up to the first that fails. */
-function runInTurn(scripts) {
+/** Steps one after another, each by `run`, up to the first that fails; the rest are 'not run'. */
+async function inTurn(scripts, run) {
   const done = [];
   for (const script of scripts) {
     const failedBefore = done.some((s) => s.status !== 'ok');
     done.push(
-      failedBefore ? { label: label(script), seconds: Number.NaN, status: 'not run' } : runAlone(script),
+      failedBefore ? { label: label(script), seconds: Number.NaN, status: 'not run' } : await run(script),
     );
   }
   return done;
@@ -134,17 +134,9 @@ async function runLanes(lanes) {
   const names = lanes.map((lane) => lane.map((s) => `${label(s)} (pnpm run ${s})`).join(' then '));
   console.log(`\n▶ at the same time: ${names.join('; and ')}. Each step's output follows when it ends.`);
   const results = await Promise.all(
-    lanes.map(async (lane, index) => {
-      const done = [];
-      for (const script of lane) {
-        if (done.some((s) => s.status !== 'ok')) {
-          done.push({ label: label(script), seconds: Number.NaN, status: 'not run', lane: index + 1 });
-          continue;
-        }
-        done.push({ ...(await runInLane(script, index + 1)), lane: index + 1 });
-      }
-      return done;
-    }),
+    lanes.map(async (lane, index) =>
+      (await inTurn(lane, (script) => runInLane(script, index + 1))).map((s) => ({ ...s, lane: index + 1 })),
+    ),
   );
   return results.flat();
 }
