@@ -124,6 +124,10 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   if (pubsubSendTimeoutMs !== undefined) args.push('--pubsub-send-timeout-ms', String(pubsubSendTimeoutMs));
   const child: ChildProcess = spawn(binaryPath(), args, {
     stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group: a terminal's Ctrl-C reaches the process that started it, which stops the chain
+    // when it is done with it (after the API's last checkpoint). It still never outlives that process: it
+    // exits when its stdin closes, however that process ended.
+    detached: true,
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'error' },
   });
   let output = '';

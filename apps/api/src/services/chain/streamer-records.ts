@@ -7,6 +7,8 @@
 //   validator sends no program notification when an account is closed (agave's program
 //   subscriptions only see accounts the program still owns), so the close is learnt from the event and
 //   confirmed by reading the record.
+// - `accountSubscribe` on any other account the API watches (the program's config, whose tier deposits the
+//   catalog reloads): one connection, one reconnect policy and one teardown for every chain watch.
 // A refused or dropped subscription is retried with a capped exponential backoff (one attempt at a time, no
 // flood), and once restored every watched record is read again: a change missed meanwhile is reported as
 // having happened when the watch was lost (fail closed: nothing is credited past that moment).
@@ -38,6 +40,11 @@ export interface StreamerRecords {
   readMany(wallets: readonly string[]): Promise<Map<string, TierActivation | null>>;
   /** Reports changes of the wallet's record until the returned function runs. */
   watch(wallet: string, onChange: (change: RecordChange) => void): () => void;
+  /**
+   * Tells `onChange` when the account changes, and after every restored connection (a change may have been
+   * missed meanwhile), until the returned function runs.
+   */
+  watchAccount(address: PublicKey, onChange: () => void): () => void;
   /** Whether changes are being received (waits up to `timeoutMs` for the subscriptions). */
   ready(timeoutMs: number): Promise<boolean>;
   close(): void;
@@ -55,6 +62,8 @@ export interface RecordWatchOptions {
 const PAGE = 100;
 const PROGRAM_SUB = 1;
 const LOGS_SUB = 2;
+/** Request ids of accountSubscribe: this plus the watch's number. */
+const ACCOUNT_SUB_BASE = 1000;
 /** How `emit!` (sol_log_data) writes an event into the transaction's logs. */
 const PROGRAM_DATA = 'Program data: ';
 
@@ -99,8 +108,13 @@ class ChainStreamerRecords implements StreamerRecords {
    * of the engine's CPU at 3,000 live sessions when done again at every checkpoint's re-read.
    */
   private readonly pdaOfWallet = new Map<string, PublicKey>();
+  /** Accounts watched with accountSubscribe, by address, each with its request id. */
+  private readonly accounts = new Map<string, { requestId: number; listeners: Set<() => void> }>();
+  /** The current socket's account subscriptions: the server's subscription id → the address. */
+  private accountOfSubscription = new Map<number, string>();
+  private nextAccountWatch = 0;
   private socket: WebSocket | undefined;
-  /** Both subscriptions confirmed on the current socket. */
+  /** Every subscription (program, logs and accounts) confirmed on the current socket. */
   private subscribed = false;
   private confirmed = new Set<number>();
   /** When the last working watch was lost (set until a restore has read every record again). */
@@ -166,6 +180,35 @@ class ChainStreamerRecords implements StreamerRecords {
     };
   }
 
+  watchAccount(address: PublicKey, onChange: () => void): () => void {
+    const key = address.toBase58();
+    let entry = this.accounts.get(key);
+    if (!entry) {
+      entry = { requestId: ACCOUNT_SUB_BASE + this.nextAccountWatch++, listeners: new Set() };
+      this.accounts.set(key, entry);
+      // On a connection already open, subscribe now; otherwise the connection's open does.
+      if (this.socket?.readyState === WebSocket.OPEN) this.subscribeAccount(this.socket, key, entry.requestId);
+    }
+    entry.listeners.add(onChange);
+    this.ensureSocket();
+    return () => {
+      entry.listeners.delete(onChange);
+      // The subscription itself lasts as long as the connection: the next one does not make it.
+      if (!entry.listeners.size && this.accounts.get(key) === entry) this.accounts.delete(key);
+    };
+  }
+
+  private subscribeAccount(socket: WebSocket, address: string, requestId: number): void {
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: requestId,
+        method: 'accountSubscribe',
+        params: [address, { encoding: 'base64', commitment: 'confirmed' }],
+      }),
+    );
+  }
+
   private pda(wallet: string): PublicKey {
     return streamerPda(new PublicKey(wallet), this.program.programId);
   }
@@ -206,6 +249,9 @@ class ChainStreamerRecords implements StreamerRecords {
     const socket = new WebSocket(this.options.wsUrl);
     this.socket = socket;
     this.confirmed = new Set();
+    this.accountOfSubscription = new Map();
+    /** What this connection subscribes to: both streamer subscriptions and the accounts watched now. */
+    const expected = 2 + this.accounts.size;
     socket.on('open', () => {
       const { programId } = this.program;
       const discriminator = this.program.coder.accounts.memcmp('streamer') as { bytes: string };
@@ -232,8 +278,9 @@ class ChainStreamerRecords implements StreamerRecords {
           params: [{ mentions: [programId.toBase58()] }, { commitment: 'confirmed' }],
         }),
       );
+      for (const [address, { requestId }] of this.accounts) this.subscribeAccount(socket, address, requestId);
     });
-    socket.on('message', (raw) => this.message(socket, raw.toString()));
+    socket.on('message', (raw) => this.message(socket, raw.toString(), expected));
     socket.on('error', (err) => {
       this.options.logger.warn({ err: err.message }, 'streamer records: PubSub connection failed');
     });
@@ -261,20 +308,24 @@ class ChainStreamerRecords implements StreamerRecords {
     this.retryTimer.unref();
   }
 
-  private message(socket: WebSocket, text: string): void {
+  private message(socket: WebSocket, text: string, expected: number): void {
     let msg: {
       id?: number;
       result?: unknown;
       error?: { message?: string };
       method?: string;
-      params?: { result?: { context?: { slot?: number }; value?: unknown } };
+      params?: { subscription?: number; result?: { context?: { slot?: number }; value?: unknown } };
     };
     try {
       msg = JSON.parse(text);
     } catch {
       return;
     }
-    if (msg.id === PROGRAM_SUB || msg.id === LOGS_SUB) {
+    const account =
+      typeof msg.id === 'number' && msg.id >= ACCOUNT_SUB_BASE
+        ? [...this.accounts].find(([, entry]) => entry.requestId === msg.id)?.[0]
+        : undefined;
+    if (msg.id === PROGRAM_SUB || msg.id === LOGS_SUB || account) {
       if (msg.error) {
         this.stats.refused++;
         this.options.logger.warn(
@@ -284,8 +335,16 @@ class ChainStreamerRecords implements StreamerRecords {
         socket.terminate();
         return;
       }
-      this.confirmed.add(msg.id);
-      if (this.confirmed.size === 2) this.restored();
+      if (account && typeof msg.result === 'number') this.accountOfSubscription.set(msg.result, account);
+      const wasComplete = this.confirmed.size >= expected;
+      this.confirmed.add(msg.id as number);
+      if (!wasComplete && this.confirmed.size >= expected) this.restored();
+      return;
+    }
+    if (msg.method === 'accountNotification') {
+      const address = this.accountOfSubscription.get(msg.params?.subscription ?? -1);
+      this.stats.notifications++;
+      if (address) this.accountChanged(address);
       return;
     }
     const value = msg.params?.result?.value;
@@ -299,6 +358,8 @@ class ChainStreamerRecords implements StreamerRecords {
     this.subscribed = true;
     this.attempt = 0;
     for (const done of [...this.waiters]) done();
+    // A change of a watched account may have been missed while the connection was down or not yet made.
+    if (this.stats.connects > 1) for (const address of this.accounts.keys()) this.accountChanged(address);
     if (this.lostAtMs === undefined) return;
     const lostAtMs = this.lostAtMs;
     this.options.logger.info(
@@ -363,6 +424,16 @@ class ChainStreamerRecords implements StreamerRecords {
         .catch((dispatchErr: unknown) =>
           this.options.logger.error({ err: dispatchErr }, 'streamer records: listener failed'),
         );
+    }
+  }
+
+  private accountChanged(address: string): void {
+    for (const listener of [...(this.accounts.get(address)?.listeners ?? [])]) {
+      try {
+        listener();
+      } catch (err) {
+        this.options.logger.error({ err, address }, 'chain watch: account listener failed');
+      }
     }
   }
 

@@ -60,6 +60,8 @@ export class EngineContext {
     /** Re-reads are gathered for up to this long: one chain request per 100 sessions, one query, per batch. */
     nextAtMs: 0,
   };
+  /** When this instance began running sessions (its first sweep): orphans wait a grace period from here. */
+  runningSinceMs = Number.NEGATIVE_INFINITY;
   /** Database work started by a tick or a watch, awaited on stop. */
   readonly inFlight = new Set<Promise<unknown>>();
 

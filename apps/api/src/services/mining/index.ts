@@ -146,7 +146,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     chainAvailable: () => deps.rpc.available(),
   });
 
-  let configSubscription: number | undefined;
+  let unwatchConfig: (() => void) | undefined;
   let tiersLoop: BackgroundLoop | undefined;
   let reconcileLoop: BackgroundLoop | undefined;
   return {
@@ -169,9 +169,8 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
         logger,
         metrics,
       });
-      configSubscription = deps.rpc.connection.onAccountChange(configPda(program.programId), () =>
-        tiersLoop?.trigger(),
-      );
+      // Over the chain watch's own PubSub connection (no web3.js subscription in the server).
+      unwatchConfig = records.watchAccount(configPda(program.programId), () => tiersLoop?.trigger());
       engine.setMaintenance((await getMaintenance(prisma)).is_maintenance);
       await membership.join();
       // The chain watch subscribes now rather than at the first start (which waits for it, bounded).
@@ -196,9 +195,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     async stop() {
       await reconcileLoop?.stop();
       await tiersLoop?.stop();
-      if (configSubscription !== undefined) {
-        await deps.rpc.connection.removeAccountChangeListener(configSubscription).catch(() => {});
-      }
+      unwatchConfig?.();
       await engine.stop();
       records.close();
       twitch.stop();

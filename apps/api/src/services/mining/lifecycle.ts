@@ -19,6 +19,7 @@ export class EngineLoops {
    */
   async run(tickMs: number, sweepMs: number): Promise<number> {
     const ctx = this.ctx;
+    ctx.runningSinceMs = ctx.nowMs();
     const closed = await sweep(ctx);
     this.timer = setInterval(() => tick(ctx), tickMs);
     this.timer.unref();

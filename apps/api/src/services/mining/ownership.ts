@@ -20,7 +20,9 @@ import {
 /**
  * Sessions of dead (or departed) instances: those whose wallet is connected here are taken over and go
  * on from where they are (accrual is computed from their start, so the outage is not lost); those nobody
- * took within the grace period are closed at their last checkpoint (at most one interval lost).
+ * took within the grace period are closed at their last checkpoint (at most one interval lost). The grace
+ * counts from the moment an instance could take them: this instance's start, or the owner's last sign of
+ * life (its last checkpoint, its lease) when it died later.
  */
 export async function sweep(ctx: EngineContext): Promise<number> {
   const { lease, events, logger } = ctx.deps;
@@ -28,6 +30,9 @@ export async function sweep(ctx: EngineContext): Promise<number> {
   if (lease && !lease.held) await lease.renew();
   await adoptFor(ctx, [...ctx.connections.keys()]);
   if (lease && !lease.mayCloseOrphans) return 0;
+  // Their streamers reconnect to an instance that has started: until this one has been up for the grace
+  // period, a session another instance left (a crash, a restart, a deploy) is still waiting for its socket.
+  if (ctx.nowMs() - ctx.runningSinceMs < ctx.deps.options.gracePeriodMs) return 0;
   let closed = 0;
   for (const row of await ctx.store.orphans(ctx.deps.options.gracePeriodMs)) {
     const mined = minedUntil(

@@ -154,10 +154,11 @@ export class SessionStore {
   }
 
   /**
-   * Open sessions nobody runs: the owner is dead or released them, and nothing was checkpointed for
-   * `graceMs` (no instance holding the wallet took them over). The caller closes them at their checkpoint.
-   * Never this instance's own: those it runs, or closes itself once the database takes the write (its
-   * lease may have lapsed during a database outage while its sessions went on in memory).
+   * Open sessions nobody runs: the owner is dead or released them, and for `graceMs` since it could last
+   * have run them (its last checkpoint, or the end of its lease when it died later) no instance holding the
+   * wallet took them over. The caller closes them at their checkpoint. Never this instance's own: those it
+   * runs, or closes itself once the database takes the write (its lease may have lapsed during a database
+   * outage while its sessions went on in memory).
    */
   orphans(graceMs: number) {
     return this.prisma.$queryRaw<
@@ -173,8 +174,10 @@ export class SessionStore {
       SELECT m.id, m.owner_instance AS "ownerInstance", m.started_at AS "startedAt",
              m.accrued_until AS "accruedUntil", m.rate_units_per_hour AS "rateUnitsPerHour", m.wallet
         FROM mining_sessions m
+        LEFT JOIN api_instances owner ON owner.id = m.owner_instance
        WHERE m.ended_at IS NULL AND ${OWNER_DEAD} AND m.owner_instance IS DISTINCT FROM ${this.owner}
-         AND m.accrued_until < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${graceMs} / 1000.0)`;
+         AND GREATEST(m.accrued_until, owner.lease_until)
+             < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${graceMs} / 1000.0)`;
   }
 
   /** Live milliseconds of closed sessions inside the local day (in `timezone`) that contains `atMs`. */
