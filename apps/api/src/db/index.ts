@@ -50,6 +50,7 @@ export async function openDatabase(
           port: config.embeddedPgPort,
           database: 'strm',
           onLog: (line) => logger.debug({ postgres: line.trim() }),
+          onNotice: (line) => logger.warn(line),
         }),
       { name: 'embedded PostgreSQL', logger, metrics: options.metrics, onRestarted: options.onRestarted },
     );

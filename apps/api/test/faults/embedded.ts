@@ -1,4 +1,5 @@
-// Faults 1 and 2: ./run start's own PostgreSQL and chain, supervised by the API.
+// Faults 1 to 3: ./run start's own PostgreSQL and chain, supervised by the API; and the API itself killed
+// (SIGKILL, as the OOM killer or a crash) and started again as a person would, with no manual step between.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ export async function embeddedScenarios() {
     }
   };
   const pgPort = await distinctPort();
-  const api = await startApi('local', {
+  let api = await startApi('local', {
     ...API_ENV,
     PORT: String(await distinctPort()),
     DATA_DIR: dataDir,
@@ -38,7 +39,7 @@ export async function embeddedScenarios() {
   cleanups.unshift(() => api.stop());
   const info = chainInfoAt(join(dataDir, 'chain'));
   const localChain = { connection: new Connection(info.rpcUrl, 'confirmed'), info };
-  const streamers = await streamersOn(localChain, () => () => [api.url]);
+  const streamers = await streamersOn(localChain, () => () => (api.alive() ? [api.url] : []));
   await prepare(streamers, api.url);
   const databaseUrl = (await embeddedUrl(join(dataDir, 'postgres'), pgPort, 'strm'))!;
 
@@ -82,6 +83,28 @@ export async function embeddedScenarios() {
           returnedAt: Date.now(),
           note: `/health during the stall: ${[...states].join(', ')} within ${Math.ceil(slowest)} ms`,
         };
+      },
+    });
+  }
+  if (wanted('api-kill')) {
+    const first = api;
+    await scenario({
+      name: 'API SIGKILL, then started again (embedded defaults)',
+      apis: () => [api],
+      streamers,
+      databaseUrl,
+      localChain,
+      killed: () => [first],
+      // Every session resumes on its streamer's reconnect: none is closed and started anew.
+      mustHoldAll: true,
+      async fault() {
+        const faultAt = Date.now();
+        first.kill('SIGKILL');
+        // The killed API's embedded PostgreSQL outlives it (its own process group); the local chain exits with
+        // the API (its stdin closes). The next start must find and stop the server it left.
+        await waitUntil(async () => !first.alive(), 10_000, 'the API gone');
+        api = await startApi('local (started again)', first.env);
+        return { faultAt, returnedAt: Date.now(), note: 'the next start stopped the PostgreSQL it left' };
       },
     });
   }

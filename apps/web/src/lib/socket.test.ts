@@ -131,7 +131,12 @@ describe('the app socket', () => {
       platform: 'demo',
       currentDailyDuration: 75,
     });
-    expect(result.current).toMatchObject({ connected: true, isLive: true, streamDuration: 75, miningRate: 2 });
+    expect(result.current).toMatchObject({
+      connected: true,
+      isLive: true,
+      streamDuration: 75,
+      miningRate: 2,
+    });
   });
 
   it("says 'Failed to initialize socket connection' when the socket cannot be created", () => {

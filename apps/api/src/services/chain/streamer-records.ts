@@ -187,7 +187,8 @@ class ChainStreamerRecords implements StreamerRecords {
       entry = { requestId: ACCOUNT_SUB_BASE + this.nextAccountWatch++, listeners: new Set() };
       this.accounts.set(key, entry);
       // On a connection already open, subscribe now; otherwise the connection's open does.
-      if (this.socket?.readyState === WebSocket.OPEN) this.subscribeAccount(this.socket, key, entry.requestId);
+      if (this.socket?.readyState === WebSocket.OPEN)
+        this.subscribeAccount(this.socket, key, entry.requestId);
     }
     entry.listeners.add(onChange);
     this.ensureSocket();
