@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { createRpc } from './rpc.ts';
 import { systemClock } from './clock.ts';
@@ -10,7 +9,6 @@ import { startChain } from './local-chain.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Dependencies } from './observability/dependencies.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
-import { DemoPlatform } from './platforms/demo.ts';
 import { resolveJwtSecret } from './services/auth/secret.ts';
 import { seedDefaultTiers } from './services/tiers.ts';
 import { watchAccess } from './socket/access.ts';
@@ -79,10 +77,6 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     clock: systemClock,
     logger,
     localChainInfo: local.local,
-    // Who is live on the demo platform outlives the process, as a real platform's state does.
-    ...(config.demoPlatform
-      ? { demoPlatform: new DemoPlatform({ file: join(config.dataDir, 'demo-live.json') }) }
-      : {}),
     metrics,
     lifecycle,
     dependencies,

@@ -153,4 +153,60 @@ describe('a crash', () => {
     await new Promise((r) => setTimeout(r, 1500));
     for (const claim of claims) expect(await tokenUnits(chain, claim.owner.publicKey)).toBe(claim.amount);
   }, 240_000);
+
+  it('is followed by a start that resumes a session whose streamer reconnects, however old its last checkpoint', async () => {
+    // The product's 60 s checkpoints: a killed API's sessions carry a checkpoint up to a minute old. Their
+    // grace counts from the new instance's start, not from that checkpoint, so the streamer reconnecting
+    // after the restart finds the same session going on, still live on the demo platform.
+    const resumeEnv = { ...env, MINING_CHECKPOINT_INTERVAL_MS: '60000', SOCKET_GRACE_PERIOD_MS: '5000' };
+    await api?.stop();
+    api = await startApiProcess(resumeEnv);
+    const streamer = await liveStreamer(api.url);
+    const liveFrom = Date.now();
+    const before = await prisma.miningSession.findFirstOrThrow({
+      where: { wallet: streamer.wallet, endedAt: null },
+    });
+    // Down for longer than the grace period: the last checkpoint (the start) is older than the grace when the
+    // new instance's first sweep runs.
+    await new Promise((r) => setTimeout(r, 1000));
+    api.child.kill('SIGKILL');
+    await new Promise((r) => api!.child.once('exit', r));
+    streamer.socket.close();
+    await new Promise((r) => setTimeout(r, 6000));
+
+    api = await startApiProcess(resumeEnv);
+    const socket = io(api.url, {
+      transports: ['websocket'],
+      auth: { wallet: streamer.wallet, authToken: tokenFor(streamer.wallet) },
+      reconnection: false,
+    });
+    try {
+      // Resumed on the reconnect: updates with no new start-stream, for the same session.
+      const update = await new Promise<{ duration: number }>((resolve, reject) => {
+        socket.once('mining-update', resolve);
+        setTimeout(() => reject(new Error('no mining-update: the session was not resumed')), 20_000);
+        // Anything else (stream-stopped, an error) is the session not resumed.
+        socket.onAny((event, payload) => {
+          if (event !== 'mining-update') reject(new Error(`${event}: ${JSON.stringify(payload)}`));
+        });
+      });
+      expect(update.duration).toBeGreaterThanOrEqual(7);
+      const open = await prisma.miningSession.findFirstOrThrow({
+        where: { wallet: streamer.wallet, endedAt: null },
+      });
+      expect(open.id).toBe(before.id);
+      // Well past the grace counted from the start: still running here, not closed as an orphan.
+      await new Promise((r) => setTimeout(r, 6000));
+      const stopped = new Promise<{ duration: number }>((resolve) => socket.once('stream-stopped', resolve));
+      const stoppedAt = Date.now();
+      socket.emit('stop-stream', { platform: 'demo', wallet: streamer.wallet });
+      const summary = await stopped;
+      const sessions = await prisma.miningSession.findMany({ where: { wallet: streamer.wallet } });
+      expect(sessions.map((x) => x.endReason)).toEqual(['stopped']);
+      // Credited for all of it, the outage included: nothing lost to the restart.
+      expect(summary.duration).toBeGreaterThanOrEqual(Math.floor((stoppedAt - liveFrom) / 1000) - 1);
+    } finally {
+      socket.close();
+    }
+  }, 240_000);
 });

@@ -1,53 +1,45 @@
 // The demo platform: a local configuration's stand-in for Twitch/TikTok so a new user can go live and mine
 // without an account there. The user toggles "live" through the dev API; nothing leaves the machine. Like a
-// real platform's, its state is not the API's memory: the server keeps who is live in a file of its data
-// directory, so a restarted (or crashed) API finds its streamers still live and resumes their sessions.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+// real platform's, its live state is not the API's memory: the server keeps it in the database
+// (`demo_live`), so a restarted (or crashed) API finds its streamers still live and resumes their sessions.
+import type { PrismaClient } from '../db/index.ts';
 import type { LiveStatus, PlatformAccountRef, PlatformAdapter } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 
 type Listener = (status: LiveStatus) => void;
-
-export interface DemoPlatformOptions {
-  /** Where who is live is kept (JSON); absent: memory only (the tests' in-process apps). */
-  file?: string;
-}
 
 export class DemoPlatform implements PlatformAdapter {
   readonly platform = 'demo' as const;
   private readonly states = new Map<string, LiveStatus>();
   private readonly listeners = new Map<string, Set<Listener>>();
 
-  constructor(private readonly options: DemoPlatformOptions = {}) {
-    if (options.file) this.load(options.file);
+  /** `prisma`: where the live state is kept; absent, memory only (benchmarks, in-process tests). */
+  constructor(private readonly prisma?: PrismaClient) {}
+
+  /** Reads who is live from the database (the API's start, before any session is resumed). */
+  async load(): Promise<void> {
+    if (!this.prisma) return;
+    for (const row of await this.prisma.demoLive.findMany()) {
+      this.states.set(row.username, { live: true, viewers: row.viewers });
+    }
   }
 
-  /** A missing or unreadable file is an empty platform (nobody live), never a failed start. */
-  private load(file: string): void {
-    let saved: unknown;
-    try {
-      saved = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      return;
-    }
-    const live = (saved as { live?: unknown } | null)?.live;
-    if (!live || typeof live !== 'object') return;
-    for (const [key, viewers] of Object.entries(live)) {
-      if (typeof viewers === 'number' && Number.isFinite(viewers)) {
-        this.states.set(key, { live: true, viewers: Math.max(0, Math.floor(viewers)) });
+  /** The user's toggle (dev API): kept in the database first, then told to the sessions watching. */
+  async set(username: string, live: boolean, viewers = 0): Promise<LiveStatus> {
+    const key = normaliseUsername(username);
+    const count = live ? Math.max(0, Math.floor(viewers)) : 0;
+    if (this.prisma) {
+      if (live) {
+        await this.prisma.demoLive.upsert({
+          where: { username: key },
+          create: { username: key, viewers: count },
+          update: { viewers: count },
+        });
+      } else {
+        await this.prisma.demoLive.deleteMany({ where: { username: key } });
       }
     }
-  }
-
-  /** Written whole to a new file that then replaces the old one, so a crash never leaves half a file. */
-  private save(): void {
-    const { file } = this.options;
-    if (!file) return;
-    const live: Record<string, number> = {};
-    for (const [key, status] of this.states) if (status.live) live[key] = status.viewers;
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, `${JSON.stringify({ live })}\n`, { mode: 0o600 });
-    renameSync(partial, file);
+    return this.setLive(username, live, viewers);
   }
 
   private key(account: Pick<PlatformAccountRef, 'username'>) {
@@ -69,13 +61,12 @@ export class DemoPlatform implements PlatformAdapter {
     };
   }
 
-  /** The user's toggle (dev API) and the tests' way to go live or offline. */
+  /** In memory only: the tests' and benchmarks' way to go live or offline (the dev API uses `set`). */
   setLive(username: string, live: boolean, viewers = 0): LiveStatus {
     const key = normaliseUsername(username);
     const status = { live, viewers: live ? Math.max(0, Math.floor(viewers)) : 0 };
     if (live) this.states.set(key, status);
     else this.states.delete(key);
-    this.save();
     for (const listener of [...(this.listeners.get(key) ?? [])]) listener(status);
     return status;
   }

@@ -79,7 +79,7 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
       res.json({
         success: true,
         username: account.username,
-        ...demo.setLive(account.username, live, viewers),
+        ...(await demo.set(account.username, live, viewers)),
       } satisfies z.input<typeof demoLiveResponseSchema>);
     });
   }

@@ -92,7 +92,8 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     },
     logger,
   );
-  const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform()) : undefined;
+  // Who is live on the demo platform is kept in the database, as a real platform's state is outside the API.
+  const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform(prisma)) : undefined;
   const { httpTimeoutMs } = config.platforms;
   const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs, metrics }, logger);
   const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs, metrics }, logger);
@@ -172,6 +173,8 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
       // Over the chain watch's own PubSub connection (no web3.js subscription in the server).
       unwatchConfig = records.watchAccount(configPda(program.programId), () => tiersLoop?.trigger());
       engine.setMaintenance((await getMaintenance(prisma)).is_maintenance);
+      // Before any session is resumed: a streamer live before a restart is still live after it.
+      await demo?.load();
       await membership.join();
       // The chain watch subscribes now rather than at the first start (which waits for it, bounded).
       records
