@@ -9,7 +9,7 @@ import type { AppServer } from './socket/contract.ts';
 import type { AppDeps } from './deps.ts';
 import { apiDocs } from './http/api-docs.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
-import { apiRateLimit, memoryStores, redisStores } from './http/rate-limits.ts';
+import { apiRateLimit, pageRateLimit, memoryStores, redisStores } from './http/rate-limits.ts';
 import { overlayPages } from './http/overlay-pages.ts';
 import { webApp } from './http/web-app.ts';
 import { Lifecycle } from './lifecycle.ts';
@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): App {
     endAccess: (wallet) => endAccessEverywhere(io, mining, wallet),
   });
   // The overlays hear the engine's events to wallets (socket/overlay.ts); `mining` is read once built.
-  const overlays = createOverlays(io, deps, () => mining);
+  const overlays = createOverlays(io, { ...deps, metrics }, () => mining, access);
   const mining = createMining(
     { ...deps, metrics, lifecycle },
     engineEvents(overlays.tap(socketEvents(io))),
@@ -133,6 +133,9 @@ export function createApp(deps: AppDeps): App {
   });
 
   const pages = overlayPages(config.webDist, config.webOrigins[0]!, overlays.service);
+  // Public pages (a card's link is meant to be shared): limited per client address as the API is, in
+  // their own count, shared by the instances through Redis.
+  app.use(['/card', '/overlay'], pageRateLimit(config.rateLimitPerMinute, stores));
   if (pages) app.use(compression(), pages);
   const web = webApp(config.webDist, config.webOrigins[0]!);
   if (web) app.use(compression(), web);

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { clientEvents, OVERLAY_NAMESPACE, type OverlayState } from '@strm/shared';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../src/cli.ts';
+import { createPrisma } from '../src/db/index.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import {
   type EngineServer,
@@ -229,6 +231,84 @@ describe('the public card', () => {
     });
     const again = await api(s.wallet, 'PUT', '/streamer/public-card', { enabled: true });
     expect(again.body.slug).not.toBe(slug);
+    s.socket.close();
+  });
+});
+
+/** The wallet's beta access revoked from another process on the database (the admin CLI). */
+async function revokeFromCli(wallet: string) {
+  const cli = createPrisma(server.databaseUrl);
+  try {
+    await runAdminCommand(
+      { prisma: cli, config: { adminWallets: new Set() }, actor: 'cli:operator' },
+      ['revoke', wallet],
+      () => {},
+    );
+  } finally {
+    await cli.$disconnect();
+  }
+}
+
+/** The server's count of public cards answered from `source`. */
+async function cardReads(source: 'memory' | 'database'): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`strm_public_card_reads_total{source="${source}"}`));
+  return Number(line?.split(' ')[1] ?? 0);
+}
+
+describe('the public card under load', () => {
+  it('is read from the database once per 30 s however many visit it, and says so to caches', async () => {
+    const s = await readyStreamer(chain, server);
+    const slug = (await api(s.wallet, 'PUT', '/streamer/public-card', { enabled: true })).body.slug as string;
+    const [fromDb, fromMemory] = [await cardReads('database'), await cardReads('memory')];
+    const visits = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${server.url}/api/v1/public/cards/${slug}`)),
+    );
+    expect(visits.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(visits[0]!.headers.get('cache-control')).toBe('public, max-age=30');
+    // One read however many came at once; the others from memory.
+    expect((await cardReads('database')) - fromDb).toBe(1);
+    expect((await cardReads('memory')) - fromMemory).toBe(19);
+    // Past the 30 s, read again.
+    server.clock.advance(31_000);
+    expect((await fetch(`${server.url}/api/v1/public/cards/${slug}`)).status).toBe(200);
+    expect((await cardReads('database')) - fromDb).toBe(2);
+    s.socket.close();
+  });
+
+  it('pages are limited per client address like the API, in a count of their own', async () => {
+    const res = await fetch(`${server.url}/card/doesnotexist`);
+    expect(res.headers.get('ratelimit-policy')).toMatch(/^"pages"|q=\d+/);
+    const next = await fetch(`${server.url}/card/doesnotexist`);
+    const remaining = (r: Response) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
+    expect(remaining(next)).toBe(remaining(res) - 1);
+  });
+});
+
+describe('revoking a streamer’s beta access', () => {
+  it('disconnects its overlays, stops serving its card, and still lets it take its overlay link down', async () => {
+    const s = await readyStreamer(chain, server);
+    const token = await newLink(s.wallet);
+    const slug = (await api(s.wallet, 'PUT', '/streamer/public-card', { enabled: true })).body.slug as string;
+    expect((await fetch(`${server.url}/api/v1/public/cards/${slug}`)).status).toBe(200);
+    const o = overlay(token);
+    await nextOf<OverlayState>(o, 'overlay-state');
+    const told = nextOf<{ message: string }>(o, 'overlay-revoked');
+    const closed = nextOf<string>(o, 'disconnect');
+
+    await revokeFromCli(s.wallet);
+    expect(await told).toEqual({ message: 'Your beta access has been revoked' });
+    expect(await closed).toBe('io server disconnect');
+    // Not served, although it was read into memory a moment ago.
+    const card = await fetch(`${server.url}/api/v1/public/cards/${slug}`);
+    expect(card.status).toBe(404);
+    // The overlay link opens nothing; its owner can still take it down.
+    const again = overlay(token);
+    expect((await connectError(again)).data?.error).toBe('beta_access_required');
+    again.close();
+    const revoked = await api(s.wallet, 'DELETE', '/streamer/overlay/token');
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ active: false });
     s.socket.close();
   });
 });

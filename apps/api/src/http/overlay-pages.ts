@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OVERLAY_MESSAGES, PRODUCT, type PublicCard } from '@strm/shared';
 import { type RequestHandler, Router } from 'express';
-import type { OverlayService } from '../services/overlay/index.ts';
+import { CARD_CACHE_MS, type OverlayService } from '../services/overlay/index.ts';
 import { DomainError } from '../errors.ts';
 
 const PLATFORM_NAME = { twitch: 'Twitch', tiktok: 'TikTok', demo: 'Demo' } as const;
@@ -88,7 +88,10 @@ export function overlayPages(webDist: string, origin: string, overlays: OverlayS
     res.setHeader('Cache-Control', 'no-cache');
     const slug = req.params.slug;
     try {
-      res.type('html').send(fill(cardHtml, cardPage(await overlays.card(slug), origin)));
+      const page = fill(cardHtml, cardPage(await overlays.card(slug), origin));
+      // As long as the server keeps it (services/overlay: CARD_CACHE_MS), browsers and proxies may too.
+      res.setHeader('Cache-Control', `public, max-age=${CARD_CACHE_MS / 1000}`);
+      res.type('html').send(page);
     } catch (err) {
       if (!(err instanceof DomainError) || err.code !== 'card_not_found') throw err;
       res

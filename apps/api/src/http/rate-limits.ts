@@ -65,6 +65,10 @@ function limiter(name: string, stores: RateLimitStores, limit: number, message: 
 export const apiRateLimit = (perMinute: number, stores: RateLimitStores = memoryStores) =>
   limiter('api', stores, perMinute, SERVER_MESSAGES.tooManyRequests);
 
+/** The public pages (a card, the overlay page), per client address, in a count of their own. */
+export const pageRateLimit = (perMinute: number, stores: RateLimitStores = memoryStores) =>
+  limiter('pages', stores, perMinute, SERVER_MESSAGES.tooManyRequests);
+
 /** Signing in is stricter: a few attempts per minute per client address. */
 export const authRateLimit = (name: string, perMinute: number, stores: RateLimitStores = memoryStores) =>
   limiter(name, stores, perMinute, 'Too many sign-in attempts, please wait a minute');

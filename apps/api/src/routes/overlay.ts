@@ -13,9 +13,9 @@ import {
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { requireAccess, walletOf } from '../http/auth.ts';
+import { requireAccess, requireWallet, walletOf } from '../http/auth.ts';
 import type { AccessControl } from '../services/access.ts';
-import type { OverlayService } from '../services/overlay/index.ts';
+import { CARD_CACHE_MS, type OverlayService } from '../services/overlay/index.ts';
 
 export function overlayRouter(deps: AppDeps, overlays: OverlayService, access: AccessControl): Router {
   const router = Router();
@@ -29,7 +29,8 @@ export function overlayRouter(deps: AppDeps, overlays: OverlayService, access: A
       .status(201)
       .json((await overlays.issueToken(walletOf(req))) satisfies z.input<typeof overlayTokenResponseSchema>);
   });
-  router.delete('/streamer/overlay/token', signedIn, async (req, res) => {
+  // Signed in is enough: a streamer whose access was revoked can still take down their own overlay link.
+  router.delete('/streamer/overlay/token', requireWallet(deps), async (req, res) => {
     res.json((await overlays.revokeToken(walletOf(req))) satisfies z.input<typeof overlaySettingsSchema>);
   });
   router.put('/streamer/overlay/settings', signedIn, async (req, res) => {
@@ -47,7 +48,10 @@ export function overlayRouter(deps: AppDeps, overlays: OverlayService, access: A
   router.get('/public/cards/:slug', async (req, res) => {
     const slug = cardSlugSchema.parse(req.params.slug);
     res.setHeader('Cache-Control', 'no-cache');
-    res.json((await overlays.card(slug)) satisfies z.input<typeof publicCardSchema>);
+    const card = await overlays.card(slug);
+    // As long as the server keeps it (CARD_CACHE_MS), browsers and proxies may too.
+    res.setHeader('Cache-Control', `public, max-age=${CARD_CACHE_MS / 1000}`);
+    res.json(card satisfies z.input<typeof publicCardSchema>);
   });
   return router;
 }

@@ -46,8 +46,19 @@ export class AccessControl {
   private changes = 0;
   private readonly changedAt = new Map<string, number>();
   private lookUpsInFlight = 0;
+  private readonly changeListeners = new Set<(wallet: string) => void>();
 
   constructor(private readonly deps: AccessDeps) {}
+
+  /**
+   * Told of every change of a wallet's access seen by this instance (its own and, through ACCESS_CHANNEL,
+   * every other's and the CLI's), after the kept answer is forgotten: what else keeps something per wallet
+   * (the public card's memory, the overlays connected here) asks again.
+   */
+  onChange(listener: (wallet: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
 
   /** Whether `wallet` may use the product, from memory when known (the handshake's check). */
   allowed(wallet: string): Promise<boolean> {
@@ -91,6 +102,13 @@ export class AccessControl {
   forget(wallet: string): void {
     this.known.delete(wallet);
     if (this.lookUpsInFlight > 0) this.changedAt.set(wallet, ++this.changes);
+    for (const listener of this.changeListeners) {
+      try {
+        listener(wallet);
+      } catch (err) {
+        this.deps.logger.error({ err, wallet }, 'access change listener failed');
+      }
+    }
   }
 
   /**

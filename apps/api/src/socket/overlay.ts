@@ -10,12 +10,14 @@ import {
   type OverlayUpdate,
   SERVER_MESSAGES,
 } from '@strm/shared';
+import { Counter } from 'prom-client';
 import proxyaddr from 'proxy-addr';
 import type { Namespace, Socket } from 'socket.io';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { OverlayFeed, type OverlayPublisher } from '../services/overlay/feed.ts';
@@ -67,7 +69,18 @@ export interface Overlays {
 }
 
 /** The overlay service and feed over `io`; `mining` is read once the app is built. */
-export function createOverlays(io: AppServer, deps: AppDeps, mining: () => Mining): Overlays {
+export function createOverlays(
+  io: AppServer,
+  deps: AppDeps & { metrics: Metrics },
+  mining: () => Mining,
+  access: AccessControl,
+): Overlays {
+  const cardReads = new Counter({
+    name: 'strm_public_card_reads_total',
+    help: 'Public cards answered, by source: memory (kept for 30 s, or a read already under way) or database',
+    labelNames: ['source'],
+    registers: [deps.metrics.registry],
+  });
   const nsp = overlayNamespace(io);
   const service: OverlayService = new OverlayService({
     prisma: deps.prisma,
@@ -79,6 +92,8 @@ export function createOverlays(io: AppServer, deps: AppDeps, mining: () => Minin
       nsp.in(linkRoom(tokenHash)).disconnectSockets();
     },
     settingsChanged: (wallet) => feed.refresh(wallet),
+    hasAccess: (wallet) => access.allowedNow(wallet),
+    cardReads: (source) => cardReads.inc({ source }),
   });
   const feed = new OverlayFeed({
     publisher: publisher(nsp, Boolean(deps.config.redisUrl)),
@@ -131,6 +146,22 @@ export function registerOverlaySockets(
     }
   });
   nsp.on('connection', (socket) => void connected(socket, service, deps));
+  // A wallet whose access is revoked keeps nothing: its overlays connected here are told and disconnected
+  // (every instance hears the change), and its public card is no longer served.
+  deps.access.onChange((wallet) => {
+    service.forgetCards(wallet);
+    if (!nsp.adapter.rooms.has(walletRoom(wallet))) return;
+    deps.access
+      .allowedNow(wallet)
+      .then((allowed) => {
+        if (allowed) return;
+        nsp.local
+          .to(walletRoom(wallet))
+          .emit(OVERLAY_EVENTS.revoked, { message: SERVER_MESSAGES.accessRevoked });
+        nsp.local.in(walletRoom(wallet)).disconnectSockets();
+      })
+      .catch((err: unknown) => deps.logger.warn({ err, wallet }, 'overlay access check failed'));
+  });
 }
 
 async function connected(

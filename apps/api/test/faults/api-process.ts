@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startProcess } from '@strm/testing';
 
 const apiDir = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 
 export interface ApiProcess {
   label: string;
@@ -22,11 +23,22 @@ export interface ApiProcess {
   alive(): boolean;
 }
 
-export async function startApi(label: string, env: Record<string, string>): Promise<ApiProcess> {
+/**
+ * The API process: its entry point, or (`viaRunStart`) the whole of `./run start` as a person types it
+ * (install and build, up to date here, then the API in place of the script).
+ */
+export async function startApi(
+  label: string,
+  env: Record<string, string>,
+  options: { viaRunStart?: boolean } = {},
+): Promise<ApiProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const fullEnv = { ...env, PORT: String(port) };
-  const started = await startProcess(process.execPath, ['--import', 'tsx', 'src/main.ts'], /ready at http/, {
-    cwd: apiDir,
+  const [command, args, cwd] = options.viaRunStart
+    ? ['./run', ['start'], repoRoot]
+    : [process.execPath, ['--import', 'tsx', 'src/main.ts'], apiDir];
+  const started = await startProcess(command, args, /ready at http/, {
+    cwd,
     env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...fullEnv },
     group: true,
     label,

@@ -89,7 +89,7 @@ export async function embeddedScenarios() {
   if (wanted('api-kill')) {
     const first = api;
     await scenario({
-      name: 'API SIGKILL, then started again (embedded defaults)',
+      name: 'API SIGKILL, then ./run start again (embedded defaults)',
       apis: () => [api],
       streamers,
       databaseUrl,
@@ -103,7 +103,7 @@ export async function embeddedScenarios() {
         // The killed API's embedded PostgreSQL outlives it (its own process group); the local chain exits with
         // the API (its stdin closes). The next start must find and stop the server it left.
         await waitUntil(async () => !first.alive(), 10_000, 'the API gone');
-        api = await startApi('local (started again)', first.env);
+        api = await startApi('local (./run start again)', first.env, { viaRunStart: true });
         return { faultAt, returnedAt: Date.now(), note: 'the next start stopped the PostgreSQL it left' };
       },
     });

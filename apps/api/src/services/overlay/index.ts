@@ -27,10 +27,24 @@ export interface OverlayServiceDeps {
   linkEnded(wallet: string, tokenHash: string): void;
   /** The theme or the opt-in changed: the wallet's overlays get their state again. */
   settingsChanged(wallet: string): void;
+  /** Whether the wallet has beta access now (a revoked wallet's card is not served). */
+  hasAccess?(wallet: string): Promise<boolean>;
+  /** Counts a public card's answer by where it came from (`strm_public_card_reads_total`). */
+  cardReads?(source: 'memory' | 'database'): void;
 }
+
+/** How long a public card is served from memory: a shared link's visits cost one read per period. */
+export const CARD_CACHE_MS = 30_000;
+/** Cards kept at most (the oldest goes first): a flood of made-up addresses cannot grow the process. */
+const CARD_CACHE_SIZE = 10_000;
+
+type CardRead = { card: PublicCard | null; wallet: string | null; atMs: number };
 
 export class OverlayService {
   private readonly store: OverlayStore;
+  /** Public cards by address, read at `atMs` (null: no such public card); and reads in flight. */
+  private readonly cards = new Map<string, CardRead>();
+  private readonly reading = new Map<string, Promise<CardRead>>();
 
   constructor(private readonly deps: OverlayServiceDeps) {
     this.store = new OverlayStore(deps.prisma);
@@ -77,7 +91,10 @@ export class OverlayService {
   async setCard(wallet: string, enabled: boolean): Promise<PublicCardSettings> {
     const before = await this.store.get(wallet);
     if (enabled === Boolean(before.cardSlug)) return this.cardOf(before);
-    return this.cardOf(await this.store.update(wallet, { cardSlug: enabled ? newCardSlug() : null }));
+    const row = await this.store.update(wallet, { cardSlug: enabled ? newCardSlug() : null });
+    if (before.cardSlug) this.cards.delete(before.cardSlug);
+    this.forgetCards(wallet);
+    return this.cardOf(row);
   }
 
   /** The wallet an overlay token opens, or null (unknown, rotated or revoked). */
@@ -95,10 +112,60 @@ export class OverlayService {
     return overlayState(this.deps.stats(), row);
   }
 
+  /**
+   * The public card at `slug`, from memory for CARD_CACHE_MS after it was read (an unknown address too), with
+   * one read at a time per address: a card's link is meant to be shared, and a flood of one must not drain
+   * the database pool the engine and collects need. A card made private or a wallet whose access was revoked
+   * is forgotten at once on this instance (`forgetCards`).
+   */
   async card(slug: string): Promise<PublicCard> {
-    const row = await this.store.byCardSlug(slug);
-    if (!row?.cardSlug) throw new DomainError('card_not_found', OVERLAY_MESSAGES.cardNotFound);
-    return publicCard(this.deps.stats(), { ...row, cardSlug: row.cardSlug });
+    const now = this.deps.clock.now().getTime();
+    const kept = this.cards.get(slug);
+    const read =
+      kept && now - kept.atMs < CARD_CACHE_MS
+        ? (this.deps.cardReads?.('memory'), kept)
+        : await this.readCard(slug, now);
+    if (!read.card) throw new DomainError('card_not_found', OVERLAY_MESSAGES.cardNotFound);
+    return read.card;
+  }
+
+  private readCard(slug: string, now: number): Promise<CardRead> {
+    const inFlight = this.reading.get(slug);
+    if (inFlight) {
+      // Shares the read already under way.
+      this.deps.cardReads?.('memory');
+      return inFlight;
+    }
+    const read = (async (): Promise<CardRead> => {
+      this.deps.cardReads?.('database');
+      const row = await this.store.byCardSlug(slug);
+      // A wallet whose beta access was revoked has no public card: it is served to nobody.
+      if (!row?.cardSlug || !(await (this.deps.hasAccess?.(row.wallet) ?? true))) {
+        return { card: null, wallet: row?.wallet ?? null, atMs: now };
+      }
+      const card = await publicCard(this.deps.stats(), { ...row, cardSlug: row.cardSlug });
+      return { card, wallet: row.wallet, atMs: now };
+    })();
+    this.reading.set(slug, read);
+    return read
+      .then((result) => {
+        if (this.reading.get(slug) === read) {
+          this.cards.delete(slug);
+          this.cards.set(slug, result);
+          if (this.cards.size > CARD_CACHE_SIZE) this.cards.delete(this.cards.keys().next().value!);
+        }
+        return result;
+      })
+      .finally(() => {
+        if (this.reading.get(slug) === read) this.reading.delete(slug);
+      });
+  }
+
+  /** Forgets the wallet's cards (made private, or its access revoked): the next visit reads again. */
+  forgetCards(wallet: string): void {
+    for (const [slug, read] of this.cards) if (read.wallet === wallet) this.cards.delete(slug);
+    // A read in flight may have begun before the change: its answer is not kept.
+    this.reading.clear();
   }
 
   private overlayOf(row: OverlayRow): OverlaySettings {
