@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { configPda, type MiningProgram, miningProgram, readConfig } from '@strm/mining-client';
-import type { StreamPlatform } from '@strm/shared';
+import { PRODUCT, type StreamPlatform, TOKEN_DECIMALS } from '@strm/shared';
 import { ClusterMembership } from '../../cluster/membership.ts';
 import type { AppDeps } from '../../deps.ts';
+import type { Logger } from '../../logger.ts';
 import type { AccessControl } from '../access.ts';
 import { getMaintenance } from '../maintenance.ts';
 import { type BackgroundLoop, backgroundLoop } from '../../observability/background.ts';
@@ -66,12 +67,41 @@ async function treasuryOf(deps: AppDeps, program: MiningProgram): Promise<Treasu
   const owner = readKeypair(deps.config.treasuryKeypairPath);
   const onChain = await readConfig(program);
   if (!onChain) return null;
+  if (onChain.tokenDecimals !== TOKEN_DECIMALS) throw new Error(decimalsRefusal(onChain.tokenDecimals));
   return {
     owner,
     mint: onChain.tokenMint,
     tokenAccount: getAssociatedTokenAddressSync(onChain.tokenMint, owner.publicKey),
     decimals: onChain.tokenDecimals,
   };
+}
+
+/** The mint's decimals differ from what every amount here assumes (TOKEN_DECIMALS). */
+export function decimalsRefusal(onChain: number): string {
+  return (
+    `The mining program's config names a mint with ${onChain} decimals, but ${PRODUCT} amounts here assume ` +
+    `${TOKEN_DECIMALS}: payouts would be ${onChain > TOKEN_DECIMALS ? `${10 ** (onChain - TOKEN_DECIMALS)}× too small` : `${10 ** (TOKEN_DECIMALS - onChain)}× too large`}. Initialise the program with a ${TOKEN_DECIMALS}-decimal mint.`
+  );
+}
+
+/**
+ * Amounts are base units of TOKEN_DECIMALS (6) everywhere they are stored, summed and paid, and `initialize`
+ * accepts any mint: a start on a config whose mint has other decimals is refused, naming both. A chain that
+ * cannot be read now is not a reason to stop the start (the payout path checks again: treasuryOf).
+ */
+async function refuseOtherDecimals(program: MiningProgram, logger: Logger): Promise<void> {
+  let onChain: Awaited<ReturnType<typeof readConfig>>;
+  try {
+    onChain = await readConfig(program);
+  } catch (err) {
+    logger.warn(
+      { err },
+      'the mining config could not be read at start; its mint decimals are checked at payout',
+    );
+    return;
+  }
+  if (onChain && onChain.tokenDecimals !== TOKEN_DECIMALS)
+    throw new Error(decimalsRefusal(onChain.tokenDecimals));
 }
 
 export function createMining(deps: AppDeps, events: EngineEvents, access?: AccessControl): Mining {
@@ -161,6 +191,7 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     twitch,
     tiktok,
     async start() {
+      await refuseOtherDecimals(program, logger);
       await tiers.refresh();
       // With the database or the chain away the table in memory keeps answering; reloads back off.
       tiersLoop = backgroundLoop({
