@@ -1,6 +1,7 @@
 // The mining engine end to end: socket.io-client against a real server, real PostgreSQL, the local chain,
 // the demo platform and a fake clock.
 import { describe, expect, it } from 'vitest';
+import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import {
   connect,
   deactivate,
@@ -374,6 +375,40 @@ describe('rooms', () => {
       'room-error',
     ]);
     expect(twitch.payload).toEqual({ message: 'Please verify your Twitch account first' });
+    s.socket.close();
+  });
+});
+
+describe('the demo account', () => {
+  it('cannot be renamed while its stream is live (its name stays the session’s); offline it can', async () => {
+    const s = await readyStreamer(chain, server);
+    expect((await startStream(s)).event).toBe('stream-started');
+    const rename = (username: string) =>
+      fetch(`${server.url}/api/v1/dev/demo/account`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${issueAuthToken(server.config, s.wallet, server.clock)}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ username }),
+      });
+    const live = await rename(`${s.username}_new`);
+    expect(live.status).toBe(409);
+    expect(await live.json()).toEqual({
+      error: 'streamer_live',
+      message: 'Stop your stream before renaming your demo account',
+    });
+    // The name is still this wallet's: another wallet cannot take it while the session runs under it.
+    const account = await server.prisma.platformAccount.findFirstOrThrow({
+      where: { wallet: s.wallet, platform: 'demo' },
+    });
+    expect(account.username).toBe(s.username);
+    // Saying the same name again changes nothing and is not refused.
+    expect((await rename(s.username)).status).toBe(200);
+
+    await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
+    const offline = await rename(`${s.username}_new`);
+    expect(offline.status).toBe(200);
     s.socket.close();
   });
 });

@@ -61,7 +61,11 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
 
   const demo = mining.demo;
   if (demo) {
-    const demoDeps = { streamers: mining.streamers, clock: deps.clock };
+    const demoDeps = {
+      streamers: mining.streamers,
+      clock: deps.clock,
+      isLive: (wallet: string) => engine.liveAnywhere(wallet),
+    };
     router.post('/dev/demo/account', signedIn, async (req, res) => {
       const { username } = demoAccountRequestSchema.parse(req.body ?? {});
       const account = await createDemoAccount(demoDeps, walletOf(req), username);
