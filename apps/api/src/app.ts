@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { API_BASE_PATH } from '@strm/shared';
 import compression from 'compression';
@@ -56,6 +57,12 @@ function contentSecurityPolicy(deps: AppDeps) {
 }
 
 /** Builds the Express app and Socket.IO server from injected dependencies (no listening). */
+/** Compares a secret in constant time (as hashes, so their lengths do not leak either). */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return given !== undefined && timingSafeEqual(digest(given), digest(expected));
+}
+
 export function createApp(deps: AppDeps): App {
   const { config } = deps;
   const app = express();
@@ -125,7 +132,7 @@ export function createApp(deps: AppDeps): App {
   app.use(compression(), apiDocs());
 
   app.get('/metrics', async (req, res) => {
-    if (config.metricsToken && req.headers.authorization !== `Bearer ${config.metricsToken}`) {
+    if (config.metricsToken && !sameSecret(req.headers.authorization, `Bearer ${config.metricsToken}`)) {
       res.status(401).json({ error: 'unauthorized', message: 'Bearer METRICS_TOKEN required' });
       return;
     }

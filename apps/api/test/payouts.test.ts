@@ -258,6 +258,32 @@ describe('the payout path', () => {
     }
   }, 180_000);
 
+  it('refuses a collect whose maintenance check passed but whose reservation comes after maintenance began', async () => {
+    const [wallet] = await fundedWallets(chain, 1);
+    await pendingStreamers(server, [wallet!], AMOUNT);
+    const owner = wallet!.publicKey.toBase58();
+    const signature = await selfTransfer(chain, wallet!);
+    const admin = Keypair.generate().publicKey.toBase58();
+    // Maintenance begins while the request's proof is being read from the chain: after the first check.
+    const real = chain.local.connection;
+    const service = claimService(
+      wrapped({
+        getTransaction: async (...args: Parameters<Connection['getTransaction']>) => {
+          await setMaintenance(server.prisma, { on: true, actor: admin, at: new Date() });
+          return real.getTransaction(...args);
+        },
+      }),
+    );
+    try {
+      await expect(service.collect(owner, signature)).rejects.toThrow('We are Down for Maintenance!');
+      expect(await pendingOf(owner)).toBe(AMOUNT);
+      expect(await tokenUnits(chain, wallet!.publicKey)).toBe(0n);
+      expect(await server.prisma.rewardClaim.count({ where: { wallet: owner } })).toBe(0);
+    } finally {
+      await setMaintenance(server.prisma, { on: false, actor: admin, at: new Date() });
+    }
+  });
+
   it('refuses a collect during maintenance with its message, keeping the pending reward', async () => {
     const [wallet] = await fundedWallets(chain, 1);
     await pendingStreamers(server, [wallet!], AMOUNT);

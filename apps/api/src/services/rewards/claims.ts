@@ -88,6 +88,7 @@ export interface Collected {
 }
 
 class NothingToCollect extends Error {}
+class UnderMaintenance extends Error {}
 
 export class ClaimService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
@@ -242,6 +243,12 @@ export class ClaimService {
   private async reserve(wallet: string, requestSignature: string) {
     try {
       return await this.deps.prisma.$transaction(async (tx) => {
+        // Maintenance, again, inside the reservation: the switch's row is held (FOR SHARE) until this commits,
+        // so a collect either reserves before maintenance starts or sees it and pays nothing; one checked
+        // before the switch can no longer pay after it.
+        const [switched] = await tx.$queryRaw<{ on: boolean }[]>`
+          SELECT is_maintenance AS on FROM maintenance WHERE id = 1 FOR SHARE`;
+        if (switched?.on) throw new UnderMaintenance();
         const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
           SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
         if (!row || row.pending <= 0n) throw new NothingToCollect();
@@ -257,6 +264,8 @@ export class ClaimService {
     } catch (err) {
       if (err instanceof NothingToCollect)
         throw new DomainError('nothing_to_collect', SERVER_MESSAGES.nothingToCollect);
+      if (err instanceof UnderMaintenance)
+        throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
         throw new DomainError('collect_signature_used', SERVER_MESSAGES.collectSignatureUsed);
       }
