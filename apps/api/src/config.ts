@@ -101,6 +101,12 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
   PENDING_REWARD_ADJUSTMENT_MAX: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  // What admins' adjustments may raise pending rewards by (whole tokens): per wallet and per admin in 24 h,
+  // all together in 30 days; a raise above the approval threshold waits for a second admin.
+  PENDING_REWARD_RAISE_PER_WALLET_DAY: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000),
+  PENDING_REWARD_RAISE_PER_ADMIN_DAY: z.coerce.number().int().min(0).max(1_000_000_000).default(2_000),
+  PENDING_REWARD_RAISE_TOTAL_30_DAYS: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  PENDING_REWARD_RAISE_APPROVAL_ABOVE: z.coerce.number().int().min(0).max(1_000_000_000).default(100),
   // The mining engine.
   MINING_UPDATE_INTERVAL_MS: z.coerce.number().int().min(100).default(MINING_UPDATE_INTERVAL_MS),
   MINING_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1000).default(MINING_CHECKPOINT_INTERVAL_MS),
@@ -242,6 +248,13 @@ function finalise(env: Env) {
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     /** The most (whole tokens) an admin's adjustment may raise a pending reward to. */
     pendingRewardAdjustmentMax: env.PENDING_REWARD_ADJUSTMENT_MAX,
+    /** The limits on raising pending rewards (whole tokens): services/streamer/adjustments.ts. */
+    pendingRewardRaises: {
+      perWalletDay: env.PENDING_REWARD_RAISE_PER_WALLET_DAY,
+      perAdminDay: env.PENDING_REWARD_RAISE_PER_ADMIN_DAY,
+      total30Days: env.PENDING_REWARD_RAISE_TOTAL_30_DAYS,
+      approvalAbove: env.PENDING_REWARD_RAISE_APPROVAL_ABOVE,
+    },
     market: { pairApiUrl: env.DEX_PAIR_API_URL, refreshMs: env.MARKET_REFRESH_MS },
     links: {
       dexChart: env.DEX_CHART_URL ?? null,

@@ -184,15 +184,39 @@ describe('PUT /api/v1/streamer/timezone', () => {
   });
 });
 
+/** A wallet that has mined once (a closed session): only such a wallet's pending reward may be raised. */
+async function minedOnce(wallet: string) {
+  const at = server.clock.now();
+  await server.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+  await server.prisma.miningSession.create({
+    data: {
+      wallet,
+      platform: 'demo',
+      tierName: 'Tier 1',
+      rateUnitsPerHour: 250_000n,
+      startedAt: new Date(at.getTime() - 60_000),
+      accruedUntil: at,
+      endedAt: at,
+      endReason: 'stopped',
+    },
+  });
+}
+
 describe('POST /api/v1/streamer/pending-reward', () => {
   it('lets an admin set a pending reward, with an audit record', async () => {
     const wallet = Keypair.generate().publicKey.toBase58();
+    await minedOnce(wallet);
     const res = await api()
       .post('/api/v1/streamer/pending-reward')
       .set('Authorization', bearer(admin))
       .send({ wallet, amount: 12.5, reason: 'support ticket 42' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ wallet, previousPendingReward: 0, pendingReward: 12.5 });
+    expect(res.body).toMatchObject({
+      wallet,
+      previousPendingReward: 0,
+      pendingReward: 12.5,
+      status: 'applied',
+    });
     const audit = await server.prisma.pendingRewardAdjustment.findFirstOrThrow({ where: { wallet } });
     expect(audit).toMatchObject({
       adminWallet: admin,
@@ -236,7 +260,11 @@ describe('POST /api/v1/streamer/pending-reward: the ceiling and the admin’s ow
     expect((await server.prisma.streamer.findUnique({ where: { wallet } }))?.pendingRewardUnits ?? 0n).toBe(
       0n,
     );
-    expect((await adjust(admin, { wallet, amount: 1000 })).status).toBe(200);
+    await minedOnce(wallet);
+    // A raise that big waits for a second admin (PENDING_REWARD_RAISE_APPROVAL_ABOVE).
+    const big = await adjust(admin, { wallet, amount: 1000 });
+    expect(big.body).toMatchObject({ status: 'pending_approval' });
+    expect(big.status).toBe(202);
     // Mined above the ceiling: an admin may still lower it.
     await server.prisma.streamer.update({ where: { wallet }, data: { pendingRewardUnits: 5_000_000_000n } });
     const lower = await adjust(admin, { wallet, amount: 4000 });

@@ -4,6 +4,10 @@
 import {
   adminChangeSchema,
   adminListSchema,
+  adjustmentIdParamsSchema,
+  adjustmentListQuerySchema,
+  adjustmentListSchema,
+  adjustmentSchema,
   auditListSchema,
   auditQuerySchema,
   authenticateRequestSchema,
@@ -222,10 +226,39 @@ export const CORE_OPERATIONS: readonly Operation[] = [
     {
       method: 'post',
       path: '/streamer/pending-reward',
-      summary: "Set another streamer's pending reward, with a reason; recorded",
+      summary:
+        "Set another streamer's pending reward, with a reason; audited. A raise only for a wallet that has mined, " +
+        'within the per-wallet and per-admin daily and 30-day totals; above the approval threshold it waits ' +
+        'for a second admin (202)',
       body: pendingRewardRequestSchema,
       ok: { schema: pendingRewardResponseSchema },
-      errors: { 409: 'The streamer is mining' },
+      errors: { 409: 'The streamer is mining, has never mined, or a limit would be passed' },
+    },
+    {
+      method: 'get',
+      path: '/admin/pending-reward-adjustments',
+      summary: 'Pending-reward adjustments, newest first (those waiting for approval first)',
+      query: adjustmentListQuerySchema,
+      ok: { schema: adjustmentListSchema },
+    },
+    {
+      method: 'post',
+      path: '/admin/pending-reward-adjustments/:id/approve',
+      summary: "Approve another admin's raise (added to the pending reward as it is now); audited",
+      params: adjustmentIdParamsSchema,
+      ok: { schema: adjustmentSchema },
+      errors: {
+        403: 'Your own request, or your own wallet',
+        409: 'Already decided, the streamer is mining, or a limit would be passed',
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/pending-reward-adjustments/:id/reject',
+      summary: "Reject another admin's raise; audited",
+      params: adjustmentIdParamsSchema,
+      ok: { schema: adjustmentSchema },
+      errors: { 403: 'Your own request, or your own wallet', 409: 'Already decided' },
     },
   ]),
   ...tagged('Development', 'wallet', [

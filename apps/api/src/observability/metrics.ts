@@ -16,6 +16,10 @@ export interface Metrics {
   unhandledRejections: Counter;
   /** Sign-ins refused from memory: the same request's signature had already failed verification. */
   signInRefusalsRemembered: Counter;
+  /** Admins' pending-reward adjustments by outcome (applied, pending_approval, refused, approved, rejected). */
+  adjustments: Counter<'outcome'>;
+  /** Base units admins' adjustments added to pending rewards (alert on its rate). */
+  adjustmentRaisedUnits: Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -57,6 +61,17 @@ export function createMetrics(): Metrics {
     signInRefusalsRemembered: new Counter({
       name: 'strm_sign_in_refusals_remembered_total',
       help: 'Sign-in requests refused at once because the same signature had already failed verification',
+      registers: [registry],
+    }),
+    adjustments: new Counter({
+      name: 'strm_pending_reward_adjustments_total',
+      help: "Admins' pending-reward adjustments, by outcome (applied, pending_approval, refused, approved, rejected)",
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    adjustmentRaisedUnits: new Counter({
+      name: 'strm_pending_reward_adjustment_raised_units_total',
+      help: "Base units admins' adjustments added to pending rewards (applied or approved raises)",
       registers: [registry],
     }),
   };

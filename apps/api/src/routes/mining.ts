@@ -11,6 +11,10 @@ import {
   timezoneRequestSchema,
   type timezoneResponseSchema,
   walletQuerySchema,
+  adjustmentListQuerySchema,
+  type adjustmentListSchema,
+  type adjustmentSchema,
+  adjustmentIdParamsSchema,
 } from '@strm/shared';
 import { Router } from 'express';
 import type { z } from 'zod';
@@ -21,11 +25,26 @@ import type { AccessControl } from '../services/access.ts';
 import type { Mining } from '../services/mining/index.ts';
 import { createDemoAccount, verifiedDemoAccount } from '../services/platforms/demo-account.ts';
 import { miningStats } from '../services/streamer/mining-stats.ts';
-import { adjustPendingReward, changeTimezone } from '../services/streamer/settings.ts';
+import {
+  type AdjustmentOutcome,
+  adjustPendingReward,
+  decideAdjustment,
+  listAdjustments,
+} from '../services/streamer/adjustments.ts';
+import { changeTimezone } from '../services/streamer/settings.ts';
 
 export function miningRouter(deps: AppDeps, mining: Mining, access: AccessControl): Router {
   const router = Router();
   const { engine } = mining;
+  const adjustmentDeps = {
+    prisma: deps.prisma,
+    clock: deps.clock,
+    config: deps.config,
+    counted: (outcome: AdjustmentOutcome, raised?: bigint) => {
+      deps.metrics?.adjustments.inc({ outcome });
+      if (raised) deps.metrics?.adjustmentRaisedUnits.inc(Number(raised));
+    },
+  };
   const signedIn = requireAccess(deps, access);
 
   router.get('/streamer/mining-stats', signedIn, async (req, res) => {
@@ -52,12 +71,34 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
     if (await engine.liveAnywhere(input.wallet)) {
       throw new DomainError('streamer_live', 'Cannot adjust the pending reward while the streamer is mining');
     }
-    const adjusted = await adjustPendingReward(
-      { prisma: deps.prisma, clock: deps.clock, maxAmount: deps.config.pendingRewardAdjustmentMax },
-      { admin: walletOf(req), ...input },
-    );
-    res.json({ success: true, ...adjusted } satisfies z.input<typeof pendingRewardResponseSchema>);
+    const { raisedUnits: _raised, ...adjusted } = await adjustPendingReward(adjustmentDeps, {
+      admin: walletOf(req),
+      ...input,
+    });
+    // Waiting for a second admin: accepted, not done.
+    res
+      .status(adjusted.status === 'pending_approval' ? 202 : 200)
+      .json({ success: true, ...adjusted } satisfies z.input<typeof pendingRewardResponseSchema>);
   });
+
+  router.get('/admin/pending-reward-adjustments', requireAdmin(deps), async (req, res) => {
+    const { status } = adjustmentListQuerySchema.parse(req.query);
+    const adjustments = await listAdjustments(deps.prisma, { status, limit: 100 });
+    res.json({ adjustments } satisfies z.input<typeof adjustmentListSchema>);
+  });
+
+  for (const decision of ['approve', 'reject'] as const) {
+    router.post(`/admin/pending-reward-adjustments/:id/${decision}`, requireAdmin(deps), async (req, res) => {
+      const { id } = adjustmentIdParamsSchema.parse(req.params);
+      const decided = await decideAdjustment(adjustmentDeps, {
+        admin: walletOf(req),
+        id,
+        approve: decision === 'approve',
+        isLive: (wallet) => engine.liveAnywhere(wallet),
+      });
+      res.json(decided satisfies z.input<typeof adjustmentSchema>);
+    });
+  }
 
   const demo = mining.demo;
   if (demo) {

@@ -63,6 +63,10 @@ const ADMIN_ACTIONS = [
   'demote_admin',
   'maintenance_on',
   'maintenance_off',
+  'pending_reward_adjusted',
+  'pending_reward_adjustment_requested',
+  'pending_reward_adjustment_approved',
+  'pending_reward_adjustment_rejected',
 ] as const;
 export const auditQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 /** Who did what and when; newest first. The actor is a wallet or `cli:<user>` for the operators' CLI. */

@@ -88,11 +88,36 @@ export const pendingRewardRequestSchema = z.strictObject({
 });
 export const walletQuerySchema = z.object({ wallet: walletSchema });
 
-/** POST /streamer/pending-reward's answer: the reward before and after, and the adjustment's record id. */
+/**
+ * POST /streamer/pending-reward's answer: the reward before and after, and the adjustment's record id. A
+ * raise above the approval threshold is `pending_approval` (202): the reward is unchanged until a second
+ * admin approves it.
+ */
 export const pendingRewardResponseSchema = z.object({
   success: z.boolean(),
   wallet: walletSchema,
   previousPendingReward: z.number().nonnegative(),
   pendingReward: z.number().nonnegative(),
   adjustmentId: z.number().int(),
+  status: z.enum(['applied', 'pending_approval']),
+});
+
+/** An adjustment as the admin console lists it (GET /admin/pending-reward-adjustments). */
+export const adjustmentSchema = z.object({
+  id: z.number().int(),
+  wallet: walletSchema,
+  admin: z.string(),
+  previousPendingReward: z.number().nonnegative(),
+  requestedPendingReward: z.number().nonnegative(),
+  reason: z.string().nullable(),
+  status: z.enum(['applied', 'pending_approval', 'rejected']),
+  decidedBy: z.string().nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type Adjustment = z.infer<typeof adjustmentSchema>;
+export const adjustmentListSchema = z.object({ adjustments: z.array(adjustmentSchema) });
+export const adjustmentIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export const adjustmentListQuerySchema = z.object({
+  status: z.enum(['applied', 'pending_approval', 'rejected']).optional(),
 });

@@ -184,7 +184,7 @@ export class ClaimService {
     onClaim(claim.id);
     let payout: Awaited<ReturnType<typeof signPayout>>;
     try {
-      payout = await signPayout(connection, treasury, wallet, claim.amountUnits);
+      payout = await signPayout(connection, treasury, wallet, claim.amountUnits, `STRM claim ${claim.id}`);
     } catch (err) {
       // Nothing was sent: the reservation goes back.
       this.deps.logger.warn({ err, claimId: claim.id }, 'collect: could not build the payout');

@@ -4,7 +4,13 @@ import {
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { type Connection, type Keypair, PublicKey, Transaction } from '@solana/web3.js';
+import {
+  type Connection,
+  type Keypair,
+  PublicKey,
+  Transaction,
+  TransactionInstruction,
+} from '@solana/web3.js';
 import bs58 from 'bs58';
 
 export interface Treasury {
@@ -26,12 +32,21 @@ export async function treasuryBalance(connection: Connection, treasury: Treasury
   return BigInt(value.amount);
 }
 
-/** Signs (does not send) the transfer of `amount` base units to the wallet's token account (created when missing). */
+/** SPL Memo v3 (on every cluster, and on the local chain). */
+const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
+/**
+ * Signs (does not send) the transfer of `amount` base units to the wallet's token account (created when
+ * missing). `reference` (the claim) goes in a memo: two payouts of the same amount to the same wallet under
+ * one blockhash would otherwise be the same transaction, with the same signature, and the second claim could
+ * neither be recorded nor paid.
+ */
 export async function signPayout(
   connection: Connection,
   treasury: Treasury,
   wallet: string,
   amount: bigint,
+  reference?: string,
 ): Promise<SignedPayout> {
   const owner = new PublicKey(wallet);
   const destination = getAssociatedTokenAddressSync(treasury.mint, owner);
@@ -52,6 +67,15 @@ export async function signPayout(
       treasury.decimals,
     ),
   );
+  if (reference) {
+    tx.add(
+      new TransactionInstruction({
+        programId: MEMO_PROGRAM_ID,
+        keys: [],
+        data: Buffer.from(reference, 'utf8'),
+      }),
+    );
+  }
   tx.sign(treasury.owner);
   return {
     signature: bs58.encode(tx.signature!),

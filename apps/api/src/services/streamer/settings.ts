@@ -1,5 +1,5 @@
-// The streamer's own settings and the admins' pending-reward adjustment (with its audit record).
-import { fromBaseUnits, PRODUCT, SERVER_MESSAGES, TIMEZONE_MAX_CHANGES, toBaseUnits } from '@strm/shared';
+// The streamer's own settings (the admins' pending-reward adjustments are in adjustments.ts).
+import { SERVER_MESSAGES, TIMEZONE_MAX_CHANGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import { DomainError } from '../../errors.ts';
@@ -41,52 +41,5 @@ export async function changeTimezone(
         data: { timezone, timezoneChangedTimes: { increment: 1 } },
       }),
     );
-  });
-}
-
-export const ownPendingRewardRefused = 'Admins cannot adjust their own pending reward';
-export const adjustmentAboveMax = (max: number) =>
-  `An adjustment cannot raise a pending reward above ${max.toLocaleString('en-US')} ${PRODUCT}`;
-
-/**
- * POST /streamer/pending-reward (admins only): sets the pending reward, recording who, from what, to what.
- * Never the admin's own, and never raised above `maxAmount` (PENDING_REWARD_ADJUSTMENT_MAX); lowering one
- * that is above it is allowed.
- */
-export async function adjustPendingReward(
-  deps: { prisma: PrismaClient; clock: Clock; maxAmount: number },
-  input: { admin: string; wallet: string; amount: number; reason?: string },
-) {
-  if (input.admin === input.wallet) throw new DomainError('own_pending_reward', ownPendingRewardRefused);
-  const units = toBaseUnits(input.amount);
-  const maxUnits = toBaseUnits(deps.maxAmount);
-  return deps.prisma.$transaction(async (tx) => {
-    await tx.streamer.upsert({
-      where: { wallet: input.wallet },
-      create: { wallet: input.wallet },
-      update: {},
-    });
-    const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
-      SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${input.wallet} FOR UPDATE`;
-    const previous = row?.pending ?? 0n;
-    if (units > maxUnits && units > previous)
-      throw new DomainError('adjustment_above_max', adjustmentAboveMax(deps.maxAmount));
-    await tx.streamer.update({ where: { wallet: input.wallet }, data: { pendingRewardUnits: units } });
-    const audit = await tx.pendingRewardAdjustment.create({
-      data: {
-        wallet: input.wallet,
-        adminWallet: input.admin,
-        previousUnits: previous,
-        newUnits: units,
-        reason: input.reason,
-        createdAt: deps.clock.now(),
-      },
-    });
-    return {
-      wallet: input.wallet,
-      previousPendingReward: fromBaseUnits(previous),
-      pendingReward: fromBaseUnits(units),
-      adjustmentId: audit.id,
-    };
   });
 }

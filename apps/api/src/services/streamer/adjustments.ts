@@ -1,0 +1,263 @@
+// Admins' pending-reward adjustments, limited so that an insider (or whoever holds an admin's token) cannot
+// turn them into a faucet: grant a second wallet beta access, raise its pending reward, collect, repeat.
+// - never the admin's own wallet; never raised above PENDING_REWARD_ADJUSTMENT_MAX in one call;
+// - a raise only for a wallet that has mined (a closed session): a fresh wallet has nothing to correct;
+// - raises are capped per wallet and per admin in 24 h, and all together in 30 days (counting those waiting
+//   for approval, so a queue of requests cannot exceed them either);
+// - a raise above the approval threshold waits for a second admin (neither the requester nor the wallet);
+// - every adjustment, request, approval and rejection is in the audit log, and counted for alerting.
+// Lowering a pending reward (a correction the other way) is never limited.
+import { type Adjustment, fromBaseUnits, PRODUCT, toBaseUnits } from '@strm/shared';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { PrismaClient } from '../../db/index.ts';
+import { DomainError } from '../../errors.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { recordAdminAction } from '../audit.ts';
+
+export const ownPendingRewardRefused = 'Admins cannot adjust their own pending reward';
+export const adjustmentAboveMax = (max: number) =>
+  `An adjustment cannot raise a pending reward above ${max.toLocaleString('en-US')} ${PRODUCT}`;
+export const raiseWithoutMining = 'Only a wallet that has mined can have its pending reward raised';
+export const ADJUSTMENT_LIMITS = {
+  perWalletDay: (max: number) =>
+    `This would raise the wallet's pending reward by more than ${max.toLocaleString('en-US')} ${PRODUCT} in 24 hours`,
+  perAdminDay: (max: number) =>
+    `This would take your adjustments above ${max.toLocaleString('en-US')} ${PRODUCT} of raises in 24 hours`,
+  total30Days: (max: number) =>
+    `This would take all adjustments above ${max.toLocaleString('en-US')} ${PRODUCT} of raises in 30 days`,
+} as const;
+export const approveOwnRefused = 'A second admin must approve this adjustment';
+export const adjustmentNotWaiting = 'This adjustment is not waiting for approval';
+
+const DAY_MS = 86_400_000;
+
+export type AdjustmentOutcome = 'applied' | 'pending_approval' | 'refused' | 'approved' | 'rejected';
+
+export interface AdjustmentDeps {
+  prisma: PrismaClient;
+  clock: Clock;
+  config: Pick<Config, 'pendingRewardAdjustmentMax' | 'pendingRewardRaises'>;
+  /** Told of each outcome and of the base units a raise added (strm_pending_reward_adjustments_total…). */
+  counted?(outcome: AdjustmentOutcome, raisedUnits?: bigint): void;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Raises (new above previous) applied or waiting since `since`, by these filters, in base units. */
+async function raisedSince(tx: Tx, since: Date, by: { wallet?: string; admin?: string }, exceptId?: number) {
+  const [row] = await tx.$queryRaw<{ raised: bigint | null }[]>`
+    SELECT COALESCE(sum(new_units - previous_units), 0)::bigint AS raised FROM pending_reward_adjustments
+     WHERE new_units > previous_units AND status IN ('applied', 'pending_approval') AND created_at >= ${since}
+       AND (${by.wallet ?? null}::text IS NULL OR wallet = ${by.wallet ?? null})
+       AND (${by.admin ?? null}::text IS NULL OR admin_wallet = ${by.admin ?? null})
+       AND id <> ${exceptId ?? -1}`;
+  return row?.raised ?? 0n;
+}
+
+/**
+ * Refuses a raise the limits do not allow (the caller holds the transaction-level advisory lock, so two
+ * admins' raises are counted one after the other).
+ */
+async function checkRaise(
+  tx: Tx,
+  deps: AdjustmentDeps,
+  raise: { wallet: string; admin: string; units: bigint; at: Date; exceptId?: number },
+) {
+  const { perWalletDay, perAdminDay, total30Days } = deps.config.pendingRewardRaises;
+  const [mined] = await tx.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM mining_sessions WHERE wallet = ${raise.wallet} AND ended_at IS NOT NULL`;
+  if (!mined || mined.n === 0n) throw new DomainError('adjustment_refused', raiseWithoutMining);
+  const day = new Date(raise.at.getTime() - DAY_MS);
+  const month = new Date(raise.at.getTime() - 30 * DAY_MS);
+  const checks: Array<[bigint, number, string]> = [
+    [
+      await raisedSince(tx, day, { wallet: raise.wallet }, raise.exceptId),
+      perWalletDay,
+      ADJUSTMENT_LIMITS.perWalletDay(perWalletDay),
+    ],
+    [
+      await raisedSince(tx, day, { admin: raise.admin }, raise.exceptId),
+      perAdminDay,
+      ADJUSTMENT_LIMITS.perAdminDay(perAdminDay),
+    ],
+    [
+      await raisedSince(tx, month, {}, raise.exceptId),
+      total30Days,
+      ADJUSTMENT_LIMITS.total30Days(total30Days),
+    ],
+  ];
+  for (const [already, max, message] of checks) {
+    if (already + raise.units > toBaseUnits(max)) throw new DomainError('adjustment_limit', message);
+  }
+}
+
+/** One adjustment at a time across the instances: the limits are sums over everyone's. */
+const lockAdjustments = (tx: Tx) =>
+  tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('strm:adjustments'))`;
+
+const describe = (previous: bigint, units: bigint, reason?: string | null) =>
+  `from ${fromBaseUnits(previous)} to ${fromBaseUnits(units)} ${PRODUCT}${reason ? `: ${reason}` : ''}`;
+
+/**
+ * POST /streamer/pending-reward (admins only): sets the pending reward, or (a raise above the approval
+ * threshold) records the request for a second admin. Never the admin's own, never above the per-call
+ * maximum, and a raise within the limits only.
+ */
+export async function adjustPendingReward(
+  deps: AdjustmentDeps,
+  input: { admin: string; wallet: string; amount: number; reason?: string | undefined },
+) {
+  try {
+    const result = await adjust(deps, input);
+    deps.counted?.(result.status, result.status === 'applied' ? result.raisedUnits : undefined);
+    return result;
+  } catch (err) {
+    if (err instanceof DomainError) deps.counted?.('refused');
+    throw err;
+  }
+}
+
+async function adjust(
+  deps: AdjustmentDeps,
+  input: { admin: string; wallet: string; amount: number; reason?: string | undefined },
+) {
+  if (input.admin === input.wallet) throw new DomainError('own_pending_reward', ownPendingRewardRefused);
+  const units = toBaseUnits(input.amount);
+  const maxUnits = toBaseUnits(deps.config.pendingRewardAdjustmentMax);
+  const at = deps.clock.now();
+  return deps.prisma.$transaction(async (tx) => {
+    await lockAdjustments(tx);
+    await tx.streamer.upsert({
+      where: { wallet: input.wallet },
+      create: { wallet: input.wallet },
+      update: {},
+    });
+    const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
+      SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${input.wallet} FOR UPDATE`;
+    const previous = row?.pending ?? 0n;
+    if (units > maxUnits && units > previous)
+      throw new DomainError(
+        'adjustment_above_max',
+        adjustmentAboveMax(deps.config.pendingRewardAdjustmentMax),
+      );
+    const raise = units > previous ? units - previous : 0n;
+    if (raise > 0n)
+      await checkRaise(tx, deps, { wallet: input.wallet, admin: input.admin, units: raise, at });
+    const waits = raise > toBaseUnits(deps.config.pendingRewardRaises.approvalAbove);
+    if (!waits)
+      await tx.streamer.update({ where: { wallet: input.wallet }, data: { pendingRewardUnits: units } });
+    const record = await tx.pendingRewardAdjustment.create({
+      data: {
+        wallet: input.wallet,
+        adminWallet: input.admin,
+        previousUnits: previous,
+        newUnits: units,
+        reason: input.reason,
+        createdAt: at,
+        status: waits ? 'pending_approval' : 'applied',
+      },
+    });
+    await recordAdminAction(tx, {
+      actor: input.admin,
+      action: waits ? 'pending_reward_adjustment_requested' : 'pending_reward_adjusted',
+      target: input.wallet,
+      detail: `#${record.id} ${describe(previous, units, input.reason)}`,
+      at,
+    });
+    return {
+      wallet: input.wallet,
+      previousPendingReward: fromBaseUnits(previous),
+      pendingReward: fromBaseUnits(waits ? previous : units),
+      adjustmentId: record.id,
+      status: waits ? ('pending_approval' as const) : ('applied' as const),
+      raisedUnits: raise,
+    };
+  });
+}
+
+/**
+ * A second admin's decision on a raise waiting for approval. Approved, the raise is added to the pending
+ * reward as it is now (what the wallet mined meanwhile stays), within the limits as they are now.
+ */
+export async function decideAdjustment(
+  deps: AdjustmentDeps,
+  input: { admin: string; id: number; approve: boolean; isLive(wallet: string): Promise<boolean> },
+): Promise<Adjustment> {
+  const at = deps.clock.now();
+  const decided = await deps.prisma.$transaction(async (tx) => {
+    await lockAdjustments(tx);
+    const request = await tx.pendingRewardAdjustment.findUnique({ where: { id: input.id } });
+    if (!request) throw new DomainError('not_found', 'No such adjustment');
+    if (request.status !== 'pending_approval')
+      throw new DomainError('adjustment_decided', adjustmentNotWaiting);
+    if (input.admin === request.adminWallet || input.admin === request.wallet) {
+      throw new DomainError('own_pending_reward', approveOwnRefused);
+    }
+    const raise = request.newUnits - request.previousUnits;
+    if (input.approve) {
+      if (await input.isLive(request.wallet)) {
+        throw new DomainError(
+          'streamer_live',
+          'Cannot adjust the pending reward while the streamer is mining',
+        );
+      }
+      await checkRaise(tx, deps, {
+        wallet: request.wallet,
+        admin: request.adminWallet,
+        units: raise,
+        at,
+        exceptId: request.id,
+      });
+      await tx.streamer.update({
+        where: { wallet: request.wallet },
+        data: { pendingRewardUnits: { increment: raise } },
+      });
+    }
+    const row = await tx.pendingRewardAdjustment.update({
+      where: { id: request.id },
+      data: { status: input.approve ? 'applied' : 'rejected', decidedBy: input.admin, decidedAt: at },
+    });
+    await recordAdminAction(tx, {
+      actor: input.admin,
+      action: input.approve ? 'pending_reward_adjustment_approved' : 'pending_reward_adjustment_rejected',
+      target: request.wallet,
+      detail: `#${request.id} requested by ${request.adminWallet}: raise of ${fromBaseUnits(raise)} ${PRODUCT}`,
+      at,
+    });
+    return { row, raise };
+  });
+  deps.counted?.(input.approve ? 'approved' : 'rejected', input.approve ? decided.raise : undefined);
+  return adjustmentOf(decided.row);
+}
+
+type AdjustmentRow = Awaited<ReturnType<PrismaClient['pendingRewardAdjustment']['findFirstOrThrow']>>;
+
+function adjustmentOf(row: AdjustmentRow): Adjustment {
+  return {
+    id: row.id,
+    wallet: row.wallet,
+    admin: row.adminWallet,
+    previousPendingReward: fromBaseUnits(row.previousUnits),
+    requestedPendingReward: fromBaseUnits(row.newUnits),
+    reason: row.reason,
+    status: row.status,
+    decidedBy: row.decidedBy,
+    createdAt: row.createdAt.toISOString(),
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+  };
+}
+
+/** The latest adjustments (those waiting for approval first when no status is asked for). */
+export async function listAdjustments(
+  prisma: PrismaClient,
+  query: { status?: Adjustment['status'] | undefined; limit: number },
+): Promise<Adjustment[]> {
+  const rows = await prisma.pendingRewardAdjustment.findMany({
+    where: query.status ? { status: query.status } : {},
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: query.limit,
+  });
+  const waiting = rows.filter((r) => r.status === 'pending_approval');
+  return [...waiting, ...rows.filter((r) => r.status !== 'pending_approval')].map(adjustmentOf);
+}
