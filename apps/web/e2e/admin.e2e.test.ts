@@ -10,6 +10,7 @@ import { gotoWithEmptyStorage, launchChromium } from './browser.ts';
 import { type Product, startProduct } from './product.ts';
 
 const admin = Keypair.generate();
+const secondAdmin = Keypair.generate();
 let product: Product;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let adminToken: string;
@@ -23,7 +24,9 @@ const applicants = Array.from({ length: 12 }, (_, i) => ({
 
 beforeAll(async () => {
   chromium = await launchChromium();
-  product = await startProduct({ ADMIN_WALLETS: admin.publicKey.toBase58() });
+  product = await startProduct({
+    ADMIN_WALLETS: `${admin.publicKey.toBase58()},${secondAdmin.publicKey.toBase58()}`,
+  });
   adminToken = await signInAs(product.url, admin);
   for (const a of applicants) {
     const token = await signInAs(product.url, a.keypair);
@@ -55,6 +58,20 @@ async function consolePage(keypair: Keypair): Promise<Page> {
 }
 
 const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
+
+/** A wallet that has mined once (a closed session): only such a wallet's pending reward may be raised. */
+async function minedOnce(wallet: string) {
+  await product.sql(
+    `INSERT INTO streamers (wallet, updated_at) VALUES ($1, now()) ON CONFLICT (wallet) DO NOTHING`,
+    [wallet],
+  );
+  await product.sql(
+    `INSERT INTO mining_sessions (wallet, platform, tier_name, rate_units_per_hour, started_at, accrued_until,
+       ended_at, end_reason)
+     VALUES ($1, 'demo', 'Tier 1', 250000, now() - interval '1 minute', now(), now(), 'stopped')`,
+    [wallet],
+  );
+}
 
 describe('admin console', () => {
   it('an admin searches, sorts, reviews and grants ten applications with one confirmation', async () => {
@@ -167,6 +184,7 @@ describe('admin console', () => {
     await page.getByText('Demoted.').waitFor();
     expect(await page.getByRole('button', { name: `Demote: ${helper}` }).count()).toBe(0);
 
+    await minedOnce(helper);
     await page.getByRole('button', { name: 'Pending rewards' }).click();
     await page.getByRole('textbox', { name: 'Streamer wallet' }).fill(helper);
     await page.getByRole('spinbutton', { name: 'New pending reward (STRM)' }).fill('12.5');
@@ -174,6 +192,44 @@ describe('admin console', () => {
     await page.getByRole('button', { name: 'Set pending reward' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Pending reward changed from 0 to 12.5 STRM.').waitFor();
+    await rowOf(page, helper).filter({ hasText: 'Applied' }).waitFor();
+    await page.close();
+  });
+
+  it('a raise above the threshold waits in the console until a second admin approves it', async () => {
+    const streamer = applicants[3]!.keypair.publicKey.toBase58();
+    await minedOnce(streamer);
+    // The second admin asks (through the API, as another admin's console would).
+    const asked = await callApi(
+      product.url,
+      await signInAs(product.url, secondAdmin),
+      'POST',
+      '/streamer/pending-reward',
+      {
+        wallet: streamer,
+        amount: 500,
+        reason: 'Outage on the 12th',
+      },
+    );
+    expect(asked.status).toBe(202);
+
+    const page = await consolePage(admin);
+    await page.getByRole('button', { name: 'Pending rewards' }).click();
+    const row = rowOf(page, streamer);
+    await row.filter({ hasText: 'Waiting for approval' }).waitFor();
+    expect(await row.getByText('Outage on the 12th').isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'admin-adjustment-waiting');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText(`Approve raising the pending reward of ${streamer} by 500 STRM?`).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.filter({ hasText: 'Applied' }).waitFor();
+    expect(await row.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+
+    // In the audit log: asked by one admin, approved by the other.
+    await page.getByRole('button', { name: 'Audit log' }).click();
+    await page.getByText('Approved a raise').first().waitFor();
+    await page.getByText('Asked to raise a pending reward').first().waitFor();
     await page.close();
   });
 

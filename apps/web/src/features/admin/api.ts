@@ -6,6 +6,8 @@ import {
   betaAccessChangeSchema,
   maintenanceStatusSchema,
   pendingRewardResponseSchema,
+  adjustmentListSchema,
+  adjustmentSchema,
   type RegistrationListQuery,
   registrationListResponseSchema,
 } from '@strm/shared';
@@ -44,6 +46,7 @@ const KEYS = {
   registrations: ['admin', 'registrations'] as const,
   admins: ['admin', 'admins'] as const,
   audit: ['admin', 'audit'] as const,
+  adjustments: ['admin', 'adjustments'] as const,
 };
 
 export function useRegistrations(filters: RegistrationFilters) {
@@ -120,8 +123,35 @@ export function useMaintenanceChange() {
 }
 
 export function usePendingRewardChange() {
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { wallet: string; amount: number; reason?: string }) =>
       apiRequest('/streamer/pending-reward', pendingRewardResponseSchema, { method: 'POST', body: input }),
+    onSettled: () => client.invalidateQueries({ queryKey: KEYS.adjustments }),
+  });
+}
+
+/** The latest adjustments, those waiting for a second admin first. */
+export function useAdjustments() {
+  return useQuery({
+    queryKey: KEYS.adjustments,
+    queryFn: () => apiRequest('/admin/pending-reward-adjustments', adjustmentListSchema),
+    retry: false,
+  });
+}
+
+/** A second admin approves or rejects a raise waiting for approval. */
+export function useAdjustmentDecision() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, approve }: { id: number; approve: boolean }) =>
+      apiRequest(
+        `/admin/pending-reward-adjustments/${id}/${approve ? 'approve' : 'reject'}`,
+        adjustmentSchema,
+        {
+          method: 'POST',
+        },
+      ),
+    onSettled: () => client.invalidateQueries({ queryKey: ['admin'] }),
   });
 }

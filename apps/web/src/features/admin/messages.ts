@@ -88,6 +88,26 @@ export const ADMIN_MESSAGES = {
     submit: 'Set pending reward',
     confirm: (wallet: string, amount: string) => `Set the pending reward of ${wallet} to ${amount} STRM?`,
     done: (previous: string, next: string) => `Pending reward changed from ${previous} to ${next} STRM.`,
+    waiting: (next: string) =>
+      `Raising it to ${next} STRM needs a second admin's approval: it is listed below until then.`,
+  },
+  adjustments: {
+    title: 'Adjustments',
+    empty: 'No adjustment yet.',
+    columns: {
+      when: 'When',
+      wallet: 'Wallet',
+      change: 'Change (STRM)',
+      by: 'Asked by',
+      reason: 'Reason',
+      status: 'Status',
+    },
+    status: { applied: 'Applied', pending_approval: 'Waiting for approval', rejected: 'Rejected' },
+    approve: 'Approve',
+    reject: 'Reject',
+    confirmApprove: (wallet: string, raise: string) =>
+      `Approve raising the pending reward of ${wallet} by ${raise} STRM?`,
+    confirmReject: (wallet: string) => `Reject the raise asked for ${wallet}?`,
   },
   audit: {
     empty: 'No admin action yet.',

@@ -1,8 +1,9 @@
 import { pendingRewardRequestSchema } from '@strm/shared';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, Field, Input, Textarea } from '../../../components/ui/index.ts';
 import { usePendingRewardChange } from '../api.ts';
 import { ADMIN_MESSAGES } from '../messages.ts';
+import { AdjustmentsList, fmt } from './AdjustmentsList.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 
 const M = ADMIN_MESSAGES.rewards;
@@ -13,7 +14,7 @@ export function RewardPanel() {
   const [form, setForm] = useState({ wallet: '', amount: '', reason: '' });
   const [errors, setErrors] = useState<Partial<Record<'wallet' | 'amount' | 'reason', string>>>({});
   const [pending, setPending] = useState<RewardInput | null>(null);
-  const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  const lastAmount = useRef(0);
   return (
     <section aria-labelledby="admin-rewards" className="flex flex-col gap-4">
       <h2 id="admin-rewards" className="text-lg font-semibold text-white">
@@ -66,17 +67,26 @@ export function RewardPanel() {
         </Button>
       </form>
       {change.isSuccess ? (
-        <Alert tone="success">
-          {M.done(fmt(change.data.previousPendingReward), fmt(change.data.pendingReward))}
-        </Alert>
+        change.data.status === 'pending_approval' ? (
+          <Alert tone="info">{M.waiting(fmt(pending?.amount ?? lastAmount.current))}</Alert>
+        ) : (
+          <Alert tone="success">
+            {M.done(fmt(change.data.previousPendingReward), fmt(change.data.pendingReward))}
+          </Alert>
+        )
       ) : null}
       {change.isError ? <Alert tone="error">{change.error.message}</Alert> : null}
       <ConfirmDialog
         question={pending ? M.confirm(pending.wallet, fmt(pending.amount)) : null}
         busy={change.isPending}
-        onConfirm={() => pending && change.mutate(pending, { onSettled: () => setPending(null) })}
+        onConfirm={() => {
+          if (!pending) return;
+          lastAmount.current = pending.amount;
+          change.mutate(pending, { onSettled: () => setPending(null) });
+        }}
         onCancel={() => setPending(null)}
       />
+      <AdjustmentsList />
     </section>
   );
 }
