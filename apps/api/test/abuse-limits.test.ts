@@ -6,6 +6,7 @@ import { Keypair } from '@solana/web3.js';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import request from 'supertest';
+import { freePort } from '@strm/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
@@ -96,6 +97,23 @@ describe('handshakes per client address', () => {
     expect('socket' in (await open(t, wallet, { 'x-forwarded-for': '203.0.113.7' }))).toBe(true);
   });
 
+  it('counts an IPv6 client by its /56, as the REST limits do: rotating addresses in the block does not help', async () => {
+    const t = await listening({ SOCKET_HANDSHAKES_PER_MINUTE: '3' });
+    const wallet = newWallet();
+    await grantAccess(t.prisma, wallet);
+    // Three addresses of one /56, then a fourth: refused, although that address itself never connected.
+    for (const host of ['2001:db8:0:1::1', '2001:db8:0:2::2', '2001:db8:0:3::3']) {
+      const answer = await open(t, wallet, { 'x-forwarded-for': host });
+      expect('socket' in answer).toBe(true);
+      if ('socket' in answer) answer.socket.close();
+    }
+    expect(await open(t, wallet, { 'x-forwarded-for': '2001:db8:0:4::4' })).toEqual({
+      refused: { error: 'rate_limited', message: SERVER_MESSAGES.tooManyConnectionAttempts },
+    });
+    // Another block has its own count.
+    expect('socket' in (await open(t, wallet, { 'x-forwarded-for': '2001:db8:1::1' }))).toBe(true);
+  });
+
   it('TRUST_PROXY takes true/false, a hop count or addresses and subnets, and refuses anything else', () => {
     const base = { NODE_ENV: 'test', DATABASE_URL: 'postgres://x/y' };
     expect(loadConfig({ ...base }).trustProxy).toEqual(['loopback']);
@@ -157,5 +175,14 @@ describe('REST limits with REDIS_URL', () => {
     const refused = await request(b.app).get('/api/v1/tiers');
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: 'rate_limited', message: SERVER_MESSAGES.tooManyRequests });
+  });
+
+  it('still hold, per instance, while Redis cannot be reached (they used to let everything through)', async () => {
+    // A port nothing listens on: every Redis command fails.
+    const down = `redis://127.0.0.1:${await freePort()}`;
+    const t = await listening({ REDIS_URL: down, RATE_LIMIT_PER_MINUTE: '3' });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push((await request(t.app).get('/api/v1/tiers')).status);
+    expect(answers).toEqual([200, 200, 200, 429]);
   });
 });

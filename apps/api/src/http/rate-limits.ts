@@ -1,8 +1,16 @@
-// REST rate limits per client address (Express's `trust proxy` says which address that is). With REDIS_URL
-// the counts live in Redis, so N instances behind a load balancer allow what one would, not N times it;
-// while Redis is away a request is let through (logged) rather than refused.
+// REST rate limits per client address (Express's `trust proxy` says which address that is; IPv6 addresses
+// grouped by /56, as one subscriber's). With REDIS_URL the counts live in Redis, so N instances behind a load
+// balancer allow what one would, not N times it; while Redis is away each instance counts in memory instead
+// (at worst N times the limit for a while, never none).
 import { SERVER_MESSAGES } from '@strm/shared';
-import { rateLimit, type Store } from 'express-rate-limit';
+import {
+  type ClientRateLimitInfo,
+  ipKeyGenerator,
+  MemoryStore,
+  type Options,
+  rateLimit,
+  type Store,
+} from 'express-rate-limit';
 import { Redis } from 'ioredis';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '../logger.ts';
@@ -11,6 +19,49 @@ import type { Logger } from '../logger.ts';
 export type RateLimitStores = (name: string) => Store | undefined;
 
 export const memoryStores: RateLimitStores = () => undefined;
+
+/** The prefix length IPv6 addresses are grouped by (a subscriber's block), for REST and socket limits alike. */
+export const IPV6_SUBNET = 56;
+
+/** The key a client address is counted under: the address, or its /56 for IPv6. */
+export const addressKey = (address: string) => ipKeyGenerator(address, IPV6_SUBNET);
+
+/**
+ * A shared (Redis) store that counts in this instance's memory while it cannot be reached, instead of
+ * letting every request through: a Redis outage must not be the moment the limits vanish.
+ */
+export class FailSafeStore implements Store {
+  readonly localKeys = false;
+  private readonly local = new MemoryStore();
+
+  constructor(
+    private readonly shared: Store,
+    private readonly logger: Logger,
+    readonly prefix?: string,
+  ) {}
+
+  init(options: Options): void {
+    this.shared.init?.(options);
+    this.local.init(options);
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    try {
+      return await this.shared.increment(key);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'rate limit: Redis unreachable; counting here');
+      return this.local.increment(key);
+    }
+  }
+
+  async decrement(key: string): Promise<void> {
+    await Promise.allSettled([this.shared.decrement(key), this.local.decrement(key)]);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await Promise.allSettled([this.shared.resetKey(key), this.local.resetKey(key)]);
+  }
+}
 
 /**
  * Stores in Redis under `strm:rl:<cluster>:<name>:`: `cluster` names the instances that share one
@@ -41,7 +92,7 @@ export function redisStores(
       };
       loading.incrementScriptSha.catch(() => {});
       loading.getScriptSha.catch(() => {});
-      return store;
+      return new FailSafeStore(store, logger, `strm:rl:${cluster}:${name}:`);
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());
@@ -57,7 +108,9 @@ function limiter(name: string, stores: RateLimitStores, limit: number, message: 
     legacyHeaders: false,
     message: { error: 'rate_limited', message },
     store: stores(name),
-    passOnStoreError: true,
+    ipv6Subnet: IPV6_SUBNET,
+    // The shared store falls back to memory itself (FailSafeStore): an error left here is a bug, refused.
+    passOnStoreError: false,
   });
 }
 

@@ -11,6 +11,7 @@ import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
 import type { AppSocket } from './contract.ts';
 import { connectRefusal } from './refusals.ts';
 import { KeyedBuckets, type SocketCounts } from './limits.ts';
+import { addressKey } from '../http/rate-limits.ts';
 
 /** Checks a handshake's auth and answers the wallet it signs in, or throws a DomainError (401/403). */
 export function authenticateHandshake(
@@ -47,7 +48,9 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
   const perAddress = new KeyedBuckets({ perSecond: handshakesPerMinute / 60, burst: handshakesPerMinute });
   return async (socket: AppSocket, next: (err?: Error) => void) => {
     try {
-      const address = proxyaddr(socket.request, guards.trustProxy);
+      // Counted as the REST limits count (an IPv6 client's /56 as one): rotating addresses within a block
+      // does not get around it.
+      const address = addressKey(proxyaddr(socket.request, guards.trustProxy));
       if (!perAddress.take(address)) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }

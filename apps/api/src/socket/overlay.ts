@@ -26,6 +26,7 @@ import { OverlayService } from '../services/overlay/index.ts';
 import { KeyedBuckets, SocketCounts, TokenBucket } from './limits.ts';
 import { connectRefusal } from './refusals.ts';
 import type { AppServer, InterServerEvents } from './contract.ts';
+import { addressKey } from '../http/rate-limits.ts';
 
 /** Overlays of one wallet connected to one instance (a streamer's scenes may each hold one). */
 const OVERLAYS_PER_WALLET = 20;
@@ -121,7 +122,7 @@ export function registerOverlaySockets(
   const counts = new SocketCounts(OVERLAYS_PER_WALLET);
   nsp.use(async (socket, next) => {
     try {
-      if (!perAddress.take(proxyaddr(socket.request, deps.trustProxy))) {
+      if (!perAddress.take(addressKey(proxyaddr(socket.request, deps.trustProxy)))) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const opened = await service.openedBy(
