@@ -54,6 +54,20 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
+/**
+ * Closes a web3.js Connection's WebSocket (opened by a confirmation's signature subscription) with a normal
+ * close, which its client does not reconnect: left open, it would try to reconnect every second, printing
+ * "ws error: connect ECONNREFUSED", once the chain it talks to has stopped. web3.js 1.x has no public way.
+ */
+export function closeConnectionSocket(connection: Connection): void {
+  const socket = (connection as unknown as { _rpcWebSocket?: { close(code?: number): void } })._rpcWebSocket;
+  try {
+    socket?.close(1000);
+  } catch {
+    // Never opened, or closed already.
+  }
+}
+
 /** Refuses to run a development chain (with its faucet keys and cheat codes) in production. */
 export function assertNotProduction(): void {
   if (process.env.NODE_ENV === 'production')
@@ -159,6 +173,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
       // Clients fire requests after a confirmation resolves (web3.js checks the signature status once
       // more); let those land before the chain goes away under them.
       await new Promise((settled) => setTimeout(settled, 250));
+      closeConnectionSocket(connection);
       child.stdin?.end();
       child.kill('SIGTERM');
     }

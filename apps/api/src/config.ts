@@ -101,6 +101,8 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
   PENDING_REWARD_ADJUSTMENT_MAX: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  // How long an overlay link works (days); a new link (rotate) starts the count again.
+  OVERLAY_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // What admins' adjustments may raise pending rewards by (whole tokens): per wallet and per admin in 24 h,
   // all together in 30 days; a raise above the approval threshold waits for a second admin.
   PENDING_REWARD_RAISE_PER_WALLET_DAY: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000),
@@ -248,6 +250,7 @@ function finalise(env: Env) {
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     /** The most (whole tokens) an admin's adjustment may raise a pending reward to. */
     pendingRewardAdjustmentMax: env.PENDING_REWARD_ADJUSTMENT_MAX,
+    overlayLinkTtlMs: env.OVERLAY_LINK_TTL_DAYS * 86_400_000,
     /** The limits on raising pending rewards (whole tokens): services/streamer/adjustments.ts. */
     pendingRewardRaises: {
       perWalletDay: env.PENDING_REWARD_RAISE_PER_WALLET_DAY,

@@ -42,6 +42,7 @@ export const ERROR_CODES = [
   'username_mismatch',
   'streamer_live',
   'adjustment_refused',
+  'overlay_link_expired',
   'adjustment_limit',
   'adjustment_decided',
   'code_required',

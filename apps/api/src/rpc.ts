@@ -19,6 +19,11 @@ export interface Rpc {
    * instead of waiting out RPC_TIMEOUT_MS, and the first action after it comes back goes through).
    */
   available(timeoutMs?: number): Promise<boolean>;
+  /**
+   * Closes web3.js's WebSocket (opened by a confirmation's signature subscription, e.g. the dev faucet's) with
+   * a normal close, which its client does not reconnect; at shutdown, before the local chain stops.
+   */
+  close(): void;
 }
 
 /** Every JSON-RPC request gives up after this long (a stalled node must not hold a request forever). */
@@ -84,6 +89,15 @@ export function createRpc(rpcUrl: string, wsUrl = defaultWsUrl(rpcUrl), metrics?
     rpcUrl,
     wsUrl,
     connection,
+    close() {
+      const socket = (connection as unknown as { _rpcWebSocket?: { close(code?: number): void } })
+        ._rpcWebSocket;
+      try {
+        socket?.close(1000);
+      } catch {
+        // Never opened, or closed already.
+      }
+    },
     async ping(timeoutMs = RPC_TIMEOUT_MS) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {

@@ -68,6 +68,9 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   const local = await startChain(config, logger, { metrics, onRestarted: restartedLine('The local chain') });
   lifecycle.onClose('local chain', () => local.stop());
   const rpc = createRpc(local.rpcUrl, local.wsUrl, metrics);
+  // Closed before the chain stops (closers run in reverse): web3.js's socket, opened by a confirmation (the dev
+  // faucet's), would otherwise try to reconnect to a chain that is gone.
+  lifecycle.onClose('rpc', () => rpc.close());
   const dependencies: Dependencies = { database: db.supervision, localChain: local.supervision };
   const { server, io, mining, access } = createApp({
     config,

@@ -83,6 +83,8 @@ describe('the overlay link', () => {
       overlay: {
         active: true,
         createdAt: s.activatedAt.toISOString(),
+        // OVERLAY_LINK_TTL_DAYS: 90 by default.
+        expiresAt: new Date(s.activatedAt.getTime() + 90 * 86_400_000).toISOString(),
         theme: 'corner-badge',
         showBalance: false,
       },
@@ -178,6 +180,26 @@ describe('the overlay link', () => {
     expect((await nextOf<OverlayState>(fresh, 'overlay-state')).tier).toBe('Tier 1');
     fresh.close();
     s.socket.close();
+  });
+
+  it('expires after OVERLAY_LINK_TTL_DAYS, saying so; a new link works again', async () => {
+    const s = await readyStreamer(chain, server);
+    const token = await newLink(s.wallet);
+    server.clock.advance(90 * 86_400_000 + 1000);
+    try {
+      const expired = overlay(token);
+      expect((await connectError(expired)).data).toEqual({
+        error: 'overlay_link_expired',
+        message: 'This overlay link has expired. Create a new one in your dashboard.',
+      });
+      expired.close();
+      const fresh = overlay(await newLink(s.wallet));
+      expect((await nextOf<OverlayState>(fresh, 'overlay-state')).tier).toBe('Tier 1');
+      fresh.close();
+    } finally {
+      server.clock.advance(-(90 * 86_400_000 + 1000));
+      s.socket.close();
+    }
   });
 });
 

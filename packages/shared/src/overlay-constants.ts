@@ -23,5 +23,7 @@ export const OVERLAY_MESSAGES = {
   /** An overlay handshake whose token is unknown, rotated or revoked. */
   invalidToken: 'This overlay link is not valid anymore. Create a new one in your dashboard.',
   revoked: 'This overlay link was revoked',
+  /** A link past its lifetime (OVERLAY_LINK_TTL_DAYS): the streamer makes a new one. */
+  expired: 'This overlay link has expired. Create a new one in your dashboard.',
   cardNotFound: 'This mining card does not exist or is no longer public',
 } as const;

@@ -38,6 +38,7 @@ const STATUS: Record<ErrorCode, number | readonly [status: number, error: string
   username_mismatch: 403,
   streamer_live: 409,
   adjustment_refused: 409,
+  overlay_link_expired: 401,
   adjustment_limit: 409,
   adjustment_decided: 409,
   code_required: 400,

@@ -35,7 +35,7 @@ const walletRoom = (wallet: string) => `overlay:${wallet}`;
 const linkRoom = (tokenHash: string) => `overlay-link:${tokenHash}`;
 
 interface OverlaySocketData {
-  overlay: { wallet: string; tokenHash: string };
+  overlay: { wallet: string; tokenHash: string; expiresInMs: number };
 }
 
 type OverlayNamespace = Namespace<
@@ -87,6 +87,7 @@ export function createOverlays(
     prisma: deps.prisma,
     clock: deps.clock,
     webOrigin: deps.config.webOrigins[0]!,
+    linkTtlMs: deps.config.overlayLinkTtlMs,
     stats: () => ({ prisma: deps.prisma, clock: deps.clock, tiers: mining().tiers, engine: mining().engine }),
     linkEnded: (_wallet, tokenHash) => {
       nsp.to(linkRoom(tokenHash)).emit(OVERLAY_EVENTS.revoked, { message: OVERLAY_MESSAGES.revoked });
@@ -170,7 +171,18 @@ async function connected(
   service: OverlayService,
   deps: { config: Pick<Config, 'sockets'>; logger: Logger },
 ) {
-  const { wallet, tokenHash } = socket.data.overlay;
+  const { wallet, tokenHash, expiresInMs } = socket.data.overlay;
+  // A link that expires while its overlay is connected ends then (a timer beyond setTimeout's range is left
+  // to the next handshake, within 25 days of a reconnect).
+  const left = expiresInMs;
+  if (left < 2 ** 31 - 1) {
+    const timer = setTimeout(() => {
+      socket.emit(OVERLAY_EVENTS.revoked, { message: OVERLAY_MESSAGES.expired });
+      socket.disconnect();
+    }, left);
+    timer.unref();
+    socket.once('disconnect', () => clearTimeout(timer));
+  }
   // Read-only: whatever it sends is refused (told at most as often as its event limit allows).
   const bucket = new TokenBucket(deps.config.sockets.socketEvents);
   socket.use(([event], _next) => {

@@ -10,6 +10,8 @@ export const overlaySettingsSchema = z.object({
   /** Whether a link exists (created and neither rotated away nor revoked). */
   active: z.boolean(),
   createdAt: isoTime.nullable(),
+  /** When the link stops working (links last OVERLAY_LINK_TTL_DAYS; a new one starts the count again). */
+  expiresAt: isoTime.nullable(),
   theme: overlayThemeSchema,
   /** The streamer opted in to showing the pending reward on stream. */
   showBalance: z.boolean(),

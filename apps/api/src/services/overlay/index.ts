@@ -21,6 +21,8 @@ export interface OverlayServiceDeps {
   clock: Clock;
   /** The web app's public address: the overlay link and the card's page are on it. */
   webOrigin: string;
+  /** How long a link works from its creation (OVERLAY_LINK_TTL_DAYS). */
+  linkTtlMs: number;
   /** The mining figures (the engine and the tiers exist once the app is built). */
   stats(): StatsDeps;
   /** A link stopped working (rotated or revoked): its overlays are told and disconnected. */
@@ -97,12 +99,19 @@ export class OverlayService {
     return this.cardOf(row);
   }
 
-  /** The wallet an overlay token opens, or null (unknown, rotated or revoked). */
-  async openedBy(token: unknown): Promise<{ wallet: string; tokenHash: string } | null> {
+  /**
+   * The wallet an overlay token opens and until when, or null (unknown, rotated or revoked). A link past its
+   * lifetime is refused with its own message: the streamer makes a new one.
+   */
+  async openedBy(token: unknown): Promise<{ wallet: string; tokenHash: string; expiresInMs: number } | null> {
     if (typeof token !== 'string' || !isOverlayToken(token)) return null;
     const tokenHash = hashOverlayToken(token);
     const row = await this.store.byTokenHash(tokenHash);
-    return row ? { wallet: row.wallet, tokenHash } : null;
+    if (!row) return null;
+    const expiresInMs =
+      (row.tokenCreatedAt?.getTime() ?? 0) + this.deps.linkTtlMs - this.deps.clock.now().getTime();
+    if (expiresInMs <= 0) throw new DomainError('overlay_link_expired', OVERLAY_MESSAGES.expired);
+    return { wallet: row.wallet, tokenHash, expiresInMs };
   }
 
   /** What the wallet's overlays show now; null without a link (or when `tokenHash` is not the link's now). */
@@ -172,6 +181,10 @@ export class OverlayService {
     return {
       active: row.tokenHash != null,
       createdAt: row.tokenCreatedAt?.toISOString() ?? null,
+      expiresAt:
+        row.tokenHash && row.tokenCreatedAt
+          ? new Date(row.tokenCreatedAt.getTime() + this.deps.linkTtlMs).toISOString()
+          : null,
       theme: row.theme,
       showBalance: row.showBalance,
     };

@@ -13,6 +13,8 @@ export const OVERLAY_PANEL_TEXT = {
   linkLabel: 'Overlay link',
   linkOnce: 'Keep this link secret and paste it into your browser source now: it is shown only once.',
   activeSince: 'An overlay link is active since',
+  /** Links last OVERLAY_LINK_TTL_DAYS; a new link starts the count again. */
+  expiresOn: 'it works until',
   noLink: 'No overlay link yet.',
   theme: 'Theme',
   showBalance: 'Show my pending reward on stream',

@@ -9,7 +9,7 @@ import { OverlayPanel } from './OverlayPanel.tsx';
 const wallet = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const live: LiveState = { ...initialSocketState, connected: true };
 const saved: OverlayResponse = {
-  overlay: { active: false, createdAt: null, theme: 'corner-badge', showBalance: false },
+  overlay: { active: false, createdAt: null, expiresAt: null, theme: 'corner-badge', showBalance: false },
   card: { enabled: false, slug: null, url: null },
 };
 

@@ -150,7 +150,11 @@ export function OverlayPanel({
       ) : (
         <p className="text-sm text-slate-400">
           {overlay?.active && overlay.createdAt
-            ? `${T.activeSince} ${new Date(overlay.createdAt).toLocaleString()}.`
+            ? `${T.activeSince} ${new Date(overlay.createdAt).toLocaleString()}${
+                overlay.expiresAt
+                  ? `; ${T.expiresOn} ${new Date(overlay.expiresAt).toLocaleDateString()}`
+                  : ''
+              }.`
             : T.noLink}
         </p>
       )}
