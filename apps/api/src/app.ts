@@ -156,10 +156,16 @@ export function createApp(deps: AppDeps): App {
       access,
       counts: new SocketCounts(config.sockets.perWallet),
       trustProxy: app.get('trust proxy fn'),
+      store: stores('handshakes'),
     }),
   );
   registerMiningSockets(io, mining, { ...deps, access });
-  registerOverlaySockets(io, overlays.service, { ...deps, access, trustProxy: app.get('trust proxy fn') });
+  registerOverlaySockets(io, overlays.service, {
+    ...deps,
+    access,
+    trustProxy: app.get('trust proxy fn'),
+    store: stores('overlay-handshakes'),
+  });
   scrapedGauge(
     metrics,
     'strm_socket_connections',

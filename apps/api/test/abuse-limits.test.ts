@@ -177,6 +177,24 @@ describe('REST limits with REDIS_URL', () => {
     expect(refused.body).toEqual({ error: 'rate_limited', message: SERVER_MESSAGES.tooManyRequests });
   });
 
+  it('count socket handshakes per client address across the instances too', async () => {
+    const env = { REDIS_URL, SOCKET_HANDSHAKES_PER_MINUTE: '3' };
+    const a = await listening(env);
+    const b = await listening(env, a.databaseUrl);
+    const wallet = newWallet();
+    await grantAccess(a.prisma, wallet);
+    const client = { 'x-forwarded-for': '198.51.100.23' };
+    for (const t of [a, a, b]) {
+      const answer = await open(t, wallet, client);
+      expect('socket' in answer).toBe(true);
+      if ('socket' in answer) answer.socket.close();
+    }
+    // The fourth in the minute, on the instance that saw only one: refused.
+    expect(await open(b, wallet, client)).toEqual({
+      refused: { error: 'rate_limited', message: SERVER_MESSAGES.tooManyConnectionAttempts },
+    });
+  });
+
   it('still hold, per instance, while Redis cannot be reached (they used to let everything through)', async () => {
     // A port nothing listens on: every Redis command fails.
     const down = `redis://127.0.0.1:${await freePort()}`;

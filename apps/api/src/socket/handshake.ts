@@ -10,7 +10,8 @@ import { type AccessControl, accessRequired } from '../services/access.ts';
 import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
 import type { AppSocket } from './contract.ts';
 import { connectRefusal } from './refusals.ts';
-import { KeyedBuckets, type SocketCounts } from './limits.ts';
+import type { Store } from 'express-rate-limit';
+import { addressLimiter, type SocketCounts } from './limits.ts';
 import { addressKey } from '../http/rate-limits.ts';
 
 /** Checks a handshake's auth and answers the wallet it signs in, or throws a DomainError (401/403). */
@@ -36,6 +37,8 @@ export interface HandshakeGuards {
   counts: SocketCounts;
   /** Express's compiled `trust proxy` (the client's address as the REST limits see it). */
   trustProxy: (addr: string, i: number) => boolean;
+  /** Where handshakes are counted with the other instances (REDIS_URL); else here. */
+  store?: Store | undefined;
 }
 
 /**
@@ -45,13 +48,13 @@ export interface HandshakeGuards {
  */
 export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, guards: HandshakeGuards) {
   const { handshakesPerMinute } = deps.config.sockets;
-  const perAddress = new KeyedBuckets({ perSecond: handshakesPerMinute / 60, burst: handshakesPerMinute });
+  const perAddress = addressLimiter(handshakesPerMinute, guards.store);
   return async (socket: AppSocket, next: (err?: Error) => void) => {
     try {
       // Counted as the REST limits count (an IPv6 client's /56 as one): rotating addresses within a block
       // does not get around it.
       const address = addressKey(proxyaddr(socket.request, guards.trustProxy));
-      if (!perAddress.take(address)) {
+      if (!(await perAddress.take(address))) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const { wallet, expiresAtMs } = authenticateHandshake(deps, socket.handshake.auth);

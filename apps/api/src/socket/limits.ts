@@ -1,3 +1,4 @@
+import type { Options, Store } from 'express-rate-limit';
 // The socket server's abuse limits, per instance: token buckets on client events (per socket and per
 // wallet), a cap of sockets per wallet, and a bucket of handshakes per client address. Wall time (a limit
 // on how fast a client talks, not a domain time).
@@ -62,6 +63,25 @@ export class KeyedBuckets {
   private sweep(): void {
     for (const [key, bucket] of this.buckets) if (bucket.full) this.buckets.delete(key);
   }
+}
+
+/** Handshakes per client address, counted here or (with REDIS_URL) by every instance together. */
+export interface AddressLimiter {
+  take(key: string): Promise<boolean> | boolean;
+}
+
+/**
+ * `perMinute` handshakes per key: with a shared store (Redis, which falls back to memory while it cannot be
+ * reached: http/rate-limits.ts) counted by every instance together in one-minute windows, so a client
+ * spreading its handshakes over N instances gets no more than from one; without, a token bucket here.
+ */
+export function addressLimiter(perMinute: number, store: Store | undefined): AddressLimiter {
+  if (!store) {
+    const buckets = new KeyedBuckets({ perSecond: perMinute / 60, burst: perMinute });
+    return { take: (key) => buckets.take(key) };
+  }
+  store.init?.({ windowMs: 60_000 } as Options);
+  return { take: async (key) => (await store.increment(key)).totalHits <= perMinute };
 }
 
 /** Open sockets per wallet, counted from the handshake that admits one until it closes. */

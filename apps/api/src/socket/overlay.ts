@@ -23,7 +23,8 @@ import type { Mining } from '../services/mining/index.ts';
 import { OverlayFeed, type OverlayPublisher } from '../services/overlay/feed.ts';
 import { tapWalletEvents, type WalletEvents } from './engine-events.ts';
 import { OverlayService } from '../services/overlay/index.ts';
-import { KeyedBuckets, SocketCounts, TokenBucket } from './limits.ts';
+import type { Store } from 'express-rate-limit';
+import { addressLimiter, SocketCounts, TokenBucket } from './limits.ts';
 import { connectRefusal } from './refusals.ts';
 import type { AppServer, InterServerEvents } from './contract.ts';
 import { addressKey } from '../http/rate-limits.ts';
@@ -115,15 +116,17 @@ export function registerOverlaySockets(
     logger: Logger;
     access: AccessControl;
     trustProxy: (addr: string, i: number) => boolean;
+    /** Where handshakes are counted with the other instances (REDIS_URL); else here. */
+    store?: Store | undefined;
   },
 ): void {
   const nsp = overlayNamespace(io);
   const { handshakesPerMinute } = deps.config.sockets;
-  const perAddress = new KeyedBuckets({ perSecond: handshakesPerMinute / 60, burst: handshakesPerMinute });
+  const perAddress = addressLimiter(handshakesPerMinute, deps.store);
   const counts = new SocketCounts(OVERLAYS_PER_WALLET);
   nsp.use(async (socket, next) => {
     try {
-      if (!perAddress.take(addressKey(proxyaddr(socket.request, deps.trustProxy)))) {
+      if (!(await perAddress.take(addressKey(proxyaddr(socket.request, deps.trustProxy))))) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const opened = await service.openedBy(
