@@ -74,7 +74,9 @@ const profile = args.includes('--release') ? 'release' : 'debug';
 let slowNotice;
 if (compiles && !existsSync(join(env.CARGO_TARGET_DIR, profile, '.fingerprint'))) {
   console.error(
-    `First build of ${what} into ${env.CARGO_TARGET_DIR}: about 10 minutes on 2 cores; later builds take seconds.`,
+    `First build of ${what} into ${env.CARGO_TARGET_DIR}: ${
+      args.includes('strm-local-chain') ? 'about 4 minutes' : 'about 10 minutes'
+    } on 2 cores; later builds take seconds.`,
   );
 } else if (compiles && args.includes('-q')) {
   slowNotice = setTimeout(
