@@ -54,15 +54,26 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
+/** web3.js 1.x's WebSocket client (rpc-websockets), as far as closing it goes. */
+interface Web3Socket {
+  setAutoReconnect(reconnect: boolean): void;
+  reconnect_timer_id?: NodeJS.Timeout;
+  close(code?: number): void;
+}
+
 /**
  * Closes a web3.js Connection's WebSocket (opened by a confirmation's signature subscription) with a normal
  * close, which its client does not reconnect: left open, it would try to reconnect every second, printing
  * "ws error: connect ECONNREFUSED", once the chain it talks to has stopped. web3.js 1.x has no public way.
  */
 export function closeConnectionSocket(connection: Connection): void {
-  const socket = (connection as unknown as { _rpcWebSocket?: { close(code?: number): void } })._rpcWebSocket;
+  const socket = (connection as unknown as { _rpcWebSocket?: Web3Socket })._rpcWebSocket;
+  if (!socket) return;
+  // Not again: neither now nor after a drop whose reconnect is already scheduled.
+  socket.setAutoReconnect(false);
+  clearTimeout(socket.reconnect_timer_id);
   try {
-    socket?.close(1000);
+    socket.close(1000);
   } catch {
     // Never opened, or closed already.
   }

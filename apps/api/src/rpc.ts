@@ -90,10 +90,18 @@ export function createRpc(rpcUrl: string, wsUrl = defaultWsUrl(rpcUrl), metrics?
     wsUrl,
     connection,
     close() {
-      const socket = (connection as unknown as { _rpcWebSocket?: { close(code?: number): void } })
-        ._rpcWebSocket;
+      type Web3Socket = {
+        setAutoReconnect(reconnect: boolean): void;
+        reconnect_timer_id?: NodeJS.Timeout;
+        close(code?: number): void;
+      };
+      const socket = (connection as unknown as { _rpcWebSocket?: Web3Socket })._rpcWebSocket;
+      if (!socket) return;
+      // Not again: neither now nor after a drop whose reconnect is already scheduled.
+      socket.setAutoReconnect(false);
+      clearTimeout(socket.reconnect_timer_id);
       try {
-        socket?.close(1000);
+        socket.close(1000);
       } catch {
         // Never opened, or closed already.
       }

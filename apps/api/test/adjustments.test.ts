@@ -17,7 +17,7 @@ import {
   tokenUnits,
 } from './engine-harness.ts';
 import { fundedWallets } from './payout-support.ts';
-import { grantAccess } from './support.ts';
+import { grantAccess, minedOnce as minedOnceIn } from './support.ts';
 
 const admin = Keypair.generate().publicKey.toBase58();
 const secondAdmin = Keypair.generate().publicKey.toBase58();
@@ -51,29 +51,16 @@ const decide = (by: string, id: number, decision: 'approve' | 'reject') =>
 const pendingOf = async (wallet: string) =>
   (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
 
-/** A wallet that has mined once (a closed session), with beta access. */
-async function minedOnce(wallet: string) {
-  await grantAccess(server.prisma, wallet);
-  await server.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
-  const at = server.clock.now();
-  await server.prisma.miningSession.create({
-    data: {
-      wallet,
-      platform: 'demo',
-      tierName: 'Tier 1',
-      rateUnitsPerHour: 250_000n,
-      startedAt: new Date(at.getTime() - 60_000),
-      accruedUntil: at,
-      endedAt: at,
-      endReason: 'stopped',
-    },
-  });
-}
-
 async function metric(name: string, labels = ''): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
   return Number(line?.split(' ')[1] ?? 0);
+}
+
+/** A wallet that has mined once (a closed session), with beta access. */
+async function minedOnce(wallet: string) {
+  await grantAccess(server.prisma, wallet);
+  await minedOnceIn(server.prisma, wallet, server.clock.now());
 }
 
 describe('the insider’s faucet', () => {

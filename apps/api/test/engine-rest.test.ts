@@ -23,7 +23,7 @@ import {
   verifiedDemoAccount,
   waitFor,
 } from './engine-harness.ts';
-import { grantAccess } from './support.ts';
+import { grantAccess, minedOnce as minedOnceIn } from './support.ts';
 
 const H = 3_600_000;
 const DAY = 86_400_000;
@@ -184,23 +184,7 @@ describe('PUT /api/v1/streamer/timezone', () => {
   });
 });
 
-/** A wallet that has mined once (a closed session): only such a wallet's pending reward may be raised. */
-async function minedOnce(wallet: string) {
-  const at = server.clock.now();
-  await server.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
-  await server.prisma.miningSession.create({
-    data: {
-      wallet,
-      platform: 'demo',
-      tierName: 'Tier 1',
-      rateUnitsPerHour: 250_000n,
-      startedAt: new Date(at.getTime() - 60_000),
-      accruedUntil: at,
-      endedAt: at,
-      endReason: 'stopped',
-    },
-  });
-}
+const minedOnce = (wallet: string) => minedOnceIn(server.prisma, wallet, server.clock.now());
 
 describe('POST /api/v1/streamer/pending-reward', () => {
   it('lets an admin set a pending reward, with an audit record', async () => {

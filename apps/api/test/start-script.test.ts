@@ -6,12 +6,12 @@
 // killer) leaves nothing that stops the next start.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StartedProcess, startProcess } from '@strm/testing';
 import { afterAll, expect, it } from 'vitest';
+import { accepts, errorLines, processesUsing } from './leftovers.ts';
 import { freePort, freePortPair } from '@strm/testing';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
@@ -51,17 +51,6 @@ function listenerPid(port: number): number {
     }
   }
   throw new Error(`nothing listens on port ${port}`);
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /**
@@ -141,30 +130,6 @@ it('stops through its own shutdown on a Ctrl-C sent the moment it says it is rea
   ctrlC(api.started);
   await expectShutdown(api);
 });
-
-/** Lines a person reads as a failure: error or fatal level, or a package manager's failed command. */
-function errorLines(output: string): string[] {
-  return output.split('\n').filter((line) => {
-    if (/ERR_PNPM|ELIFECYCLE|accountUnsubscribe/.test(line)) return true;
-    try {
-      return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 50;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** Processes whose command line names `dir` (the embedded PostgreSQL's cluster, the chain's ledger). */
-function processesUsing(dir: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(dir)) found.push(`${pid}: ${cmdline}`);
-    } catch {}
-  }
-  return found;
-}
 
 it('on Ctrl-C with the local chain running, stops the chain and PostgreSQL itself, after its checkpoint, with no error', async () => {
   const chainPort = await freePortPair();

@@ -49,6 +49,23 @@ export async function grantAccess(prisma: PrismaClient, ...wallets: string[]): P
   for (const wallet of wallets) await grantBetaAccess(prisma, 'test-setup', wallet, new Date());
 }
 
+/** Gives the wallet a mining history (one closed session ending `at`): a raise of its pending reward needs one. */
+export async function minedOnce(prisma: PrismaClient, wallet: string, at: Date): Promise<void> {
+  await prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+  await prisma.miningSession.create({
+    data: {
+      wallet,
+      platform: 'demo',
+      tierName: 'Tier 1',
+      rateUnitsPerHour: 250_000n,
+      startedAt: new Date(at.getTime() - 60_000),
+      accruedUntil: at,
+      endedAt: at,
+      endReason: 'stopped',
+    },
+  });
+}
+
 /** A mutable clock for tests. */
 export function fakeClock(
   start = new Date('2026-01-01T00:00:00Z'),

@@ -6,9 +6,7 @@
 // the Ctrl-C). At the end every streamer stops: each must have had ONE session across all the restarts
 // (resumed on reconnect, never closed and started anew), credited within a second of its live time.
 //   pnpm --filter @strm/api test:start-stop   (START_STOP_RUNS=20, FAULTS_STREAMERS=20 live in the second half)
-import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +14,7 @@ import { Connection } from '@solana/web3.js';
 import { freePort, freePortPair, type StartedProcess, startProcess } from '@strm/testing';
 import pg from 'pg';
 import { embeddedUrl } from '../../src/db/embedded.ts';
+import { accepts, errorLines, processesUsing } from '../leftovers.ts';
 import { chainInfoAt } from './chain.ts';
 import { API_ENV } from './config.ts';
 import { log } from './measure.ts';
@@ -26,42 +25,6 @@ import { inBatches, sleep, waitUntil } from './wait.ts';
 const RUNS = Number(process.env.START_STOP_RUNS ?? 20);
 const STOP_LIMIT_MS = 10_000;
 const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** Processes whose command line names `dir` (the embedded PostgreSQL's cluster, the chain's ledger). */
-function processesUsing(dir: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(dir) && Number(pid) !== process.pid) found.push(`${pid} ${cmdline.slice(0, 120)}`);
-    } catch {}
-  }
-  return found;
-}
-
-/** Lines a person would read as something having gone wrong. */
-function errorLines(output: string): string[] {
-  return output.split('\n').filter((line) => {
-    if (/ERR_PNPM|ELIFECYCLE|Command failed|accountUnsubscribe/.test(line)) return true;
-    if (!line.startsWith('{')) return /\b(error|fatal)\b/i.test(line) && !/^\s*at /.test(line);
-    try {
-      return (JSON.parse(line) as { level?: number }).level! >= 50;
-    } catch {
-      return false;
-    }
-  });
-}
 
 interface Run {
   run: number;
