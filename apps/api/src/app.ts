@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { API_BASE_PATH } from '@strm/shared';
 import compression from 'compression';
@@ -22,7 +22,7 @@ import { faucetNotFound } from './services/faucet.ts';
 import { createMining, type Mining } from './services/mining/index.ts';
 import { endAccessEverywhere } from './socket/access.ts';
 import { socketHandshake } from './socket/handshake.ts';
-import { SocketCounts } from './socket/limits.ts';
+import { SharedSocketCounts, SocketCounts, type WalletSocketCounts } from './socket/limits.ts';
 import { engineEvents } from './socket/engine-events.ts';
 import { registerMiningSockets, socketEvents } from './socket/index.ts';
 import { createOverlays, registerOverlaySockets } from './socket/overlay.ts';
@@ -103,10 +103,21 @@ export function createApp(deps: AppDeps): App {
   );
   // REST limits shared by the instances on one database through Redis (REDIS_URL), else per instance.
   let stores = memoryStores;
+  // A wallet's sockets, counted by the instances together through Redis (socket/limits.ts), else here.
+  let socketCounts: WalletSocketCounts = new SocketCounts(config.sockets.perWallet);
   if (config.redisUrl) {
     const redis = redisStores(config.redisUrl, clusterName(deps), deps.logger);
     lifecycle.onClose('rate-limit redis', () => redis.close());
     stores = redis.stores;
+    const shared = new SharedSocketCounts(redis.client, {
+      max: config.sockets.perWallet,
+      prefix: `strm:sockets:${clusterName(deps)}:`,
+      instance: randomUUID(),
+      warn: (err) =>
+        deps.logger.warn({ err: (err as Error).message }, 'socket counts: Redis unreachable; counting here'),
+    });
+    lifecycle.onClose('socket counts', () => shared.stop());
+    socketCounts = shared;
   }
 
   const api = express.Router();
@@ -154,7 +165,7 @@ export function createApp(deps: AppDeps): App {
   io.use(
     socketHandshake(deps, {
       access,
-      counts: new SocketCounts(config.sockets.perWallet),
+      counts: socketCounts,
       trustProxy: app.get('trust proxy fn'),
       store: stores('handshakes'),
     }),

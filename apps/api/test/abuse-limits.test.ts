@@ -78,6 +78,42 @@ describe('sockets per wallet', () => {
       expect(again.refused.error).toBe('too_many_connections');
     }
   });
+
+  it('counts a wallet’s sockets on every instance together (REDIS_URL), and releases them as they close', async () => {
+    const env = { REDIS_URL, SOCKETS_PER_WALLET: '2' };
+    const a = await listening(env);
+    const b = await listening(env, a.databaseUrl);
+    const wallet = newWallet();
+    await grantAccess(a.prisma, wallet);
+    const onA = await open(a, wallet);
+    const onB = await open(b, wallet);
+    expect('socket' in onA && 'socket' in onB).toBe(true);
+    // The third, on either instance: refused, although each holds only one.
+    for (const t of [a, b]) {
+      expect(await open(t, wallet)).toEqual({
+        refused: { error: 'too_many_connections', message: SERVER_MESSAGES.tooManyConnections },
+      });
+    }
+    if ('socket' in onA) onA.socket.close();
+    for (;;) {
+      const again = await open(b, wallet);
+      if ('socket' in again) break;
+      expect(again.refused.error).toBe('too_many_connections');
+    }
+  });
+
+  it('still caps a wallet’s sockets per instance while Redis cannot be reached', async () => {
+    const t = await listening({
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      SOCKETS_PER_WALLET: '1',
+    });
+    const wallet = newWallet();
+    await grantAccess(t.prisma, wallet);
+    expect('socket' in (await open(t, wallet))).toBe(true);
+    expect(await open(t, wallet)).toEqual({
+      refused: { error: 'too_many_connections', message: SERVER_MESSAGES.tooManyConnections },
+    });
+  });
 });
 
 describe('handshakes per client address', () => {

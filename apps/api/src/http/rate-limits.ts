@@ -71,7 +71,7 @@ export function redisStores(
   url: string,
   cluster: string,
   logger: Logger,
-): { stores: RateLimitStores; close(): Promise<void> } {
+): { stores: RateLimitStores; client: Redis; close(): Promise<void> } {
   const redis = new Redis(url, {
     // A request waits at most this long on Redis before it is let through.
     commandTimeout: 1000,
@@ -80,6 +80,7 @@ export function redisStores(
   });
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'rate-limit redis connection error'));
   return {
+    client: redis,
     stores: (name) => {
       const store = new RedisStore({
         sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<never>,

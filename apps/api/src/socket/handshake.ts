@@ -11,7 +11,7 @@ import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
 import type { AppSocket } from './contract.ts';
 import { connectRefusal } from './refusals.ts';
 import type { Store } from 'express-rate-limit';
-import { addressLimiter, type SocketCounts } from './limits.ts';
+import { addressLimiter, type WalletSocketCounts } from './limits.ts';
 import { addressKey } from '../http/rate-limits.ts';
 
 /** Checks a handshake's auth and answers the wallet it signs in, or throws a DomainError (401/403). */
@@ -34,7 +34,7 @@ export function authenticateHandshake(
 export interface HandshakeGuards {
   access: AccessControl;
   /** Sockets per wallet on this instance. */
-  counts: SocketCounts;
+  counts: WalletSocketCounts;
   /** Express's compiled `trust proxy` (the client's address as the REST limits see it). */
   trustProxy: (addr: string, i: number) => boolean;
   /** Where handshakes are counted with the other instances (REDIS_URL); else here. */
@@ -59,12 +59,12 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
       }
       const { wallet, expiresAtMs } = authenticateHandshake(deps, socket.handshake.auth);
       if (!(await guards.access.allowed(wallet))) throw accessRequired();
-      if (!guards.counts.admit(wallet)) {
+      if (!(await guards.counts.admit(wallet, socket.id))) {
         throw new DomainError('too_many_connections', SERVER_MESSAGES.tooManyConnections);
       }
       let counted = true;
       const release = () => {
-        if (counted) guards.counts.release(wallet);
+        if (counted) guards.counts.release(wallet, socket.id);
         counted = false;
       };
       // Whichever comes first: the socket's disconnect, or its connection closing before it joined.

@@ -84,23 +84,121 @@ export function addressLimiter(perMinute: number, store: Store | undefined): Add
   return { take: async (key) => (await store.increment(key)).totalHits <= perMinute };
 }
 
-/** Open sockets per wallet, counted from the handshake that admits one until it closes. */
-export class SocketCounts {
+/** Open sockets per wallet: admitted at the handshake, released when the socket closes. */
+export interface WalletSocketCounts {
+  /** Counts socket `id` for `wallet`; false (nothing counted) when the wallet has its maximum already. */
+  admit(wallet: string, id: string): Promise<boolean> | boolean;
+  release(wallet: string, id: string): void;
+}
+
+/** Open sockets per wallet on this instance, counted from the handshake that admits one until it closes. */
+export class SocketCounts implements WalletSocketCounts {
   private readonly counts = new Map<string, number>();
 
   constructor(private readonly max: number) {}
 
   /** Counts one more socket for `wallet`; false (nothing counted) when it already has `max`. */
-  admit(wallet: string): boolean {
+  admit(wallet: string, _id?: string): boolean {
     const n = this.counts.get(wallet) ?? 0;
     if (n >= this.max) return false;
     this.counts.set(wallet, n + 1);
     return true;
   }
 
-  release(wallet: string): void {
+  release(wallet: string, _id?: string): void {
     const n = (this.counts.get(wallet) ?? 0) - 1;
     if (n > 0) this.counts.set(wallet, n);
     else this.counts.delete(wallet);
+  }
+}
+
+/** How long a socket's entry in Redis lives without being renewed (an instance that dies leaves none for long). */
+const SHARED_ENTRY_MS = 90_000;
+const RENEW_MS = 30_000;
+/** Drops expired entries, then adds the socket unless the wallet has `max` (KEYS[1]; ARGV: now, expiry, max, id). */
+const ADMIT_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ${SHARED_ENTRY_MS})
+return 1`;
+
+/** What SharedSocketCounts needs of ioredis. */
+export interface SocketCountsRedis {
+  eval(script: string, keys: number, ...args: (string | number)[]): Promise<unknown>;
+  zrem(key: string, member: string): Promise<unknown>;
+  zadd(key: string, ...args: (string | number)[]): Promise<unknown>;
+}
+
+/**
+ * A wallet's sockets counted by every instance together (REDIS_URL): a sorted set per wallet whose members are
+ * `<instance>:<socket>` scored by when they lapse, renewed every 30 s by the instance holding them, so an
+ * instance that dies without releasing leaves nothing counted for more than 90 s. While Redis cannot be reached,
+ * each instance still counts its own (the limit per instance, never none).
+ */
+export class SharedSocketCounts implements WalletSocketCounts {
+  private readonly local: SocketCounts;
+  private readonly held = new Map<string, string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly redis: SocketCountsRedis,
+    private readonly options: { max: number; prefix: string; instance: string; warn(err: unknown): void },
+  ) {
+    this.local = new SocketCounts(options.max);
+    this.timer = setInterval(() => this.renew(), RENEW_MS);
+    this.timer.unref();
+  }
+
+  private key(wallet: string) {
+    return `${this.options.prefix}${wallet}`;
+  }
+
+  private member(id: string) {
+    return `${this.options.instance}:${id}`;
+  }
+
+  async admit(wallet: string, id: string): Promise<boolean> {
+    if (!this.local.admit(wallet)) return false;
+    const now = Date.now();
+    try {
+      const admitted = await this.redis.eval(
+        ADMIT_SCRIPT,
+        1,
+        this.key(wallet),
+        now,
+        now + SHARED_ENTRY_MS,
+        this.options.max,
+        this.member(id),
+      );
+      if (admitted !== 1) {
+        this.local.release(wallet);
+        return false;
+      }
+      this.held.set(id, wallet);
+    } catch (err) {
+      // Counted here only.
+      this.options.warn(err);
+    }
+    return true;
+  }
+
+  release(wallet: string, id: string): void {
+    this.local.release(wallet);
+    if (!this.held.delete(id)) return;
+    this.redis.zrem(this.key(wallet), this.member(id)).catch((err: unknown) => this.options.warn(err));
+  }
+
+  private renew(): void {
+    const expiry = Date.now() + SHARED_ENTRY_MS;
+    for (const [id, wallet] of this.held) {
+      this.redis
+        .zadd(this.key(wallet), 'XX', expiry, this.member(id))
+        .catch((err: unknown) => this.options.warn(err));
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
   }
 }
