@@ -249,6 +249,7 @@ export const CORE_OPERATIONS: readonly Operation[] = [
       ok: { schema: adjustmentSchema },
       errors: {
         403: 'Your own request, or your own wallet',
+        404: 'No such adjustment',
         409: 'Already decided, the streamer is mining, or a limit would be passed',
       },
     },
@@ -258,7 +259,11 @@ export const CORE_OPERATIONS: readonly Operation[] = [
       summary: "Reject another admin's raise; audited",
       params: adjustmentIdParamsSchema,
       ok: { schema: adjustmentSchema },
-      errors: { 403: 'Your own request, or your own wallet', 409: 'Already decided' },
+      errors: {
+        403: 'Your own request, or your own wallet',
+        404: 'No such adjustment',
+        409: 'Already decided',
+      },
     },
   ]),
   ...tagged('Development', 'wallet', [

@@ -117,7 +117,10 @@ export const adjustmentSchema = z.object({
 });
 export type Adjustment = z.infer<typeof adjustmentSchema>;
 export const adjustmentListSchema = z.object({ adjustments: z.array(adjustmentSchema) });
-export const adjustmentIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+/** A database id (PostgreSQL's integer): larger ones name nothing and are refused as invalid. */
+export const adjustmentIdParamsSchema = z.object({
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+});
 export const adjustmentListQuerySchema = z.object({
   status: z.enum(['applied', 'pending_approval', 'rejected']).optional(),
 });
