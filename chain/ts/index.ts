@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection, type PublicKey } from '@solana/web3.js';
+import { closeConnectionSocket } from '@strm/mining-client';
 import { type AccountState, readCheatToken, setAccount } from './cheats.ts';
 import { type ChainInfo, ensureGenesis, upgradeAuthority } from './genesis.ts';
 import { type ChainProgram, programArgs } from './sbf.ts';
@@ -52,31 +53,6 @@ export interface LocalChain {
   /** Settles with the exit code when the process is gone (stopped, or killed: a supervisor restarts it). */
   exited: Promise<number | null>;
   stop(): Promise<void>;
-}
-
-/** web3.js 1.x's WebSocket client (rpc-websockets), as far as closing it goes. */
-interface Web3Socket {
-  setAutoReconnect(reconnect: boolean): void;
-  reconnect_timer_id?: NodeJS.Timeout;
-  close(code?: number): void;
-}
-
-/**
- * Closes a web3.js Connection's WebSocket (opened by a confirmation's signature subscription) with a normal
- * close, which its client does not reconnect: left open, it would try to reconnect every second, printing
- * "ws error: connect ECONNREFUSED", once the chain it talks to has stopped. web3.js 1.x has no public way.
- */
-export function closeConnectionSocket(connection: Connection): void {
-  const socket = (connection as unknown as { _rpcWebSocket?: Web3Socket })._rpcWebSocket;
-  if (!socket) return;
-  // Not again: neither now nor after a drop whose reconnect is already scheduled.
-  socket.setAutoReconnect(false);
-  clearTimeout(socket.reconnect_timer_id);
-  try {
-    socket.close(1000);
-  } catch {
-    // Never opened, or closed already.
-  }
 }
 
 /** Refuses to run a development chain (with its faucet keys and cheat codes) in production. */

@@ -1,4 +1,5 @@
 import { Connection } from '@solana/web3.js';
+import { closeConnectionSocket } from '@strm/mining-client';
 import type { Metrics } from './observability/metrics.ts';
 
 /** What the API needs of a Solana cluster; the same for the local chain, devnet or mainnet. */
@@ -89,23 +90,7 @@ export function createRpc(rpcUrl: string, wsUrl = defaultWsUrl(rpcUrl), metrics?
     rpcUrl,
     wsUrl,
     connection,
-    close() {
-      type Web3Socket = {
-        setAutoReconnect(reconnect: boolean): void;
-        reconnect_timer_id?: NodeJS.Timeout;
-        close(code?: number): void;
-      };
-      const socket = (connection as unknown as { _rpcWebSocket?: Web3Socket })._rpcWebSocket;
-      if (!socket) return;
-      // Not again: neither now nor after a drop whose reconnect is already scheduled.
-      socket.setAutoReconnect(false);
-      clearTimeout(socket.reconnect_timer_id);
-      try {
-        socket.close(1000);
-      } catch {
-        // Never opened, or closed already.
-      }
-    },
+    close: () => closeConnectionSocket(connection),
     async ping(timeoutMs = RPC_TIMEOUT_MS) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
