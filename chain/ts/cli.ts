@@ -28,7 +28,10 @@ const chain = await startLocalChain({
   rpcPort,
   onLog: (line) => console.log(line),
 });
-console.log(`local chain ready: ${chain.rpcUrl} (PubSub ${chain.wsUrl}), mint ${chain.info.mint}`);
+// Ctrl-C and SIGTERM are ours before the ready line: a signal sent the moment someone reads it (a person, a
+// test) gets the stop below, not the default kill (a CLI descheduled between the line and its handlers was
+// killed outright on a loaded machine).
 const stop = () => void chain.stop().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+console.log(`local chain ready: ${chain.rpcUrl} (PubSub ${chain.wsUrl}), mint ${chain.info.mint}`);
