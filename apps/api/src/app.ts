@@ -56,13 +56,13 @@ function contentSecurityPolicy(deps: AppDeps) {
   };
 }
 
-/** Builds the Express app and Socket.IO server from injected dependencies (no listening). */
 /** Compares a secret in constant time (as hashes, so their lengths do not leak either). */
 function sameSecret(given: string | undefined, expected: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return given !== undefined && timingSafeEqual(digest(given), digest(expected));
 }
 
+/** Builds the Express app and Socket.IO server from injected dependencies (no listening). */
 export function createApp(deps: AppDeps): App {
   const { config } = deps;
   const app = express();
@@ -106,15 +106,21 @@ export function createApp(deps: AppDeps): App {
   // A wallet's sockets, counted by the instances together through Redis (socket/limits.ts), else here.
   let socketCounts: WalletSocketCounts = new SocketCounts(config.sockets.perWallet);
   if (config.redisUrl) {
-    const redis = redisStores(config.redisUrl, clusterName(deps), deps.logger);
+    const cluster = clusterName(deps);
+    const redis = redisStores(config.redisUrl, cluster, deps.logger);
     lifecycle.onClose('rate-limit redis', () => redis.close());
     stores = redis.stores;
     const shared = new SharedSocketCounts(redis.client, {
       max: config.sockets.perWallet,
-      prefix: `strm:sockets:${clusterName(deps)}:`,
+      prefix: `strm:sockets:${cluster}:`,
       instance: randomUUID(),
-      warn: (err) =>
-        deps.logger.warn({ err: (err as Error).message }, 'socket counts: Redis unreachable; counting here'),
+      reachability: (err) =>
+        err === null
+          ? deps.logger.info('socket counts: Redis answers again; counting there')
+          : deps.logger.warn(
+              { err: (err as Error).message },
+              'socket counts: Redis unreachable; counting here',
+            ),
     });
     lifecycle.onClose('socket counts', () => shared.stop());
     socketCounts = shared;

@@ -33,6 +33,8 @@ export const addressKey = (address: string) => ipKeyGenerator(address, IPV6_SUBN
 export class FailSafeStore implements Store {
   readonly localKeys = false;
   private readonly local = new MemoryStore();
+  /** Redis is not answering: said once when it stops and once when it is back, not once per request. */
+  private failing = false;
 
   constructor(
     private readonly shared: Store,
@@ -47,9 +49,17 @@ export class FailSafeStore implements Store {
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
     try {
-      return await this.shared.increment(key);
+      const counted = await this.shared.increment(key);
+      if (this.failing) {
+        this.failing = false;
+        this.logger.info('rate limit: Redis answers again; counting there');
+      }
+      return counted;
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'rate limit: Redis unreachable; counting here');
+      if (!this.failing) {
+        this.failing = true;
+        this.logger.warn({ err: (err as Error).message }, 'rate limit: Redis unreachable; counting here');
+      }
       return this.local.increment(key);
     }
   }

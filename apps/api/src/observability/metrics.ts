@@ -20,6 +20,8 @@ export interface Metrics {
   adjustments: Counter<'outcome'>;
   /** Base units admins' adjustments added to pending rewards (alert on its rate). */
   adjustmentRaisedUnits: Counter;
+  /** Public cards answered, by source (memory or database). */
+  publicCardReads: Counter<'source'>;
 }
 
 export function createMetrics(): Metrics {
@@ -67,6 +69,12 @@ export function createMetrics(): Metrics {
       name: 'strm_pending_reward_adjustments_total',
       help: "Admins' pending-reward adjustments, by outcome (applied, pending_approval, refused, approved, rejected)",
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    publicCardReads: new Counter({
+      name: 'strm_public_card_reads_total',
+      help: 'Public cards answered, by source: memory (kept for 30 s, or a read already under way) or database',
+      labelNames: ['source'],
       registers: [registry],
     }),
     adjustmentRaisedUnits: new Counter({

@@ -71,7 +71,7 @@ export function miningRouter(deps: AppDeps, mining: Mining, access: AccessContro
     if (await engine.liveAnywhere(input.wallet)) {
       throw new DomainError('streamer_live', 'Cannot adjust the pending reward while the streamer is mining');
     }
-    const { raisedUnits: _raised, ...adjusted } = await adjustPendingReward(adjustmentDeps, {
+    const adjusted = await adjustPendingReward(adjustmentDeps, {
       admin: walletOf(req),
       ...input,
     });

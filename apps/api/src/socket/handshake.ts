@@ -12,7 +12,6 @@ import type { AppSocket } from './contract.ts';
 import { connectRefusal } from './refusals.ts';
 import type { Store } from 'express-rate-limit';
 import { addressLimiter, type WalletSocketCounts } from './limits.ts';
-import { addressKey } from '../http/rate-limits.ts';
 
 /** Checks a handshake's auth and answers the wallet it signs in, or throws a DomainError (401/403). */
 export function authenticateHandshake(
@@ -33,7 +32,7 @@ export function authenticateHandshake(
 
 export interface HandshakeGuards {
   access: AccessControl;
-  /** Sockets per wallet on this instance. */
+  /** Sockets per wallet (counted with the other instances through Redis, else here). */
   counts: WalletSocketCounts;
   /** Express's compiled `trust proxy` (the client's address as the REST limits see it). */
   trustProxy: (addr: string, i: number) => boolean;
@@ -51,10 +50,7 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
   const perAddress = addressLimiter(handshakesPerMinute, guards.store);
   return async (socket: AppSocket, next: (err?: Error) => void) => {
     try {
-      // Counted as the REST limits count (an IPv6 client's /56 as one): rotating addresses within a block
-      // does not get around it.
-      const address = addressKey(proxyaddr(socket.request, guards.trustProxy));
-      if (!(await perAddress.take(address))) {
+      if (!(await perAddress.take(proxyaddr(socket.request, guards.trustProxy)))) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const { wallet, expiresAtMs } = authenticateHandshake(deps, socket.handshake.auth);

@@ -1,8 +1,9 @@
-import type { Options, Store } from 'express-rate-limit';
-// The socket server's abuse limits, per instance: token buckets on client events (per socket and per
-// wallet), a cap of sockets per wallet, and a bucket of handshakes per client address. Wall time (a limit
-// on how fast a client talks, not a domain time).
+// The socket server's abuse limits: token buckets on client events (per socket, and per wallet on this
+// instance), a cap of sockets per wallet and a limit of handshakes per client address (both counted by every
+// instance together with REDIS_URL). Wall time (a limit on how fast a client talks, not a domain time).
 import { performance } from 'node:perf_hooks';
+import type { Options, Store } from 'express-rate-limit';
+import { addressKey } from '../http/rate-limits.ts';
 
 export interface BucketOptions {
   perSecond: number;
@@ -67,7 +68,8 @@ export class KeyedBuckets {
 
 /** Handshakes per client address, counted here or (with REDIS_URL) by every instance together. */
 export interface AddressLimiter {
-  take(key: string): Promise<boolean> | boolean;
+  /** Counts one for the client `address` (an IPv6 one by its /56, as the REST limits count it). */
+  take(address: string): Promise<boolean> | boolean;
 }
 
 /**
@@ -78,10 +80,10 @@ export interface AddressLimiter {
 export function addressLimiter(perMinute: number, store: Store | undefined): AddressLimiter {
   if (!store) {
     const buckets = new KeyedBuckets({ perSecond: perMinute / 60, burst: perMinute });
-    return { take: (key) => buckets.take(key) };
+    return { take: (address) => buckets.take(addressKey(address)) };
   }
   store.init?.({ windowMs: 60_000 } as Options);
-  return { take: async (key) => (await store.increment(key)).totalHits <= perMinute };
+  return { take: async (address) => (await store.increment(addressKey(address))).totalHits <= perMinute };
 }
 
 /** Open sockets per wallet: admitted at the handshake, released when the socket closes. */
@@ -143,7 +145,13 @@ export class SharedSocketCounts implements WalletSocketCounts {
 
   constructor(
     private readonly redis: SocketCountsRedis,
-    private readonly options: { max: number; prefix: string; instance: string; warn(err: unknown): void },
+    private readonly options: {
+      max: number;
+      prefix: string;
+      instance: string;
+      /** Told when Redis stops answering (once, until it answers again) and when it is back (null). */
+      reachability(err: unknown | null): void;
+    },
   ) {
     this.local = new SocketCounts(options.max);
     this.timer = setInterval(() => this.renew(), RENEW_MS);
@@ -156,6 +164,15 @@ export class SharedSocketCounts implements WalletSocketCounts {
 
   private member(id: string) {
     return `${this.options.instance}:${id}`;
+  }
+
+  private failing = false;
+
+  /** Redis answered (`err` null) or did not: said once per change, not once per socket. */
+  private reached(err: unknown | null): void {
+    if ((err !== null) === this.failing) return;
+    this.failing = err !== null;
+    this.options.reachability(err);
   }
 
   async admit(wallet: string, id: string): Promise<boolean> {
@@ -171,6 +188,7 @@ export class SharedSocketCounts implements WalletSocketCounts {
         this.options.max,
         this.member(id),
       );
+      this.reached(null);
       if (admitted !== 1) {
         this.local.release(wallet);
         return false;
@@ -178,7 +196,7 @@ export class SharedSocketCounts implements WalletSocketCounts {
       this.held.set(id, wallet);
     } catch (err) {
       // Counted here only.
-      this.options.warn(err);
+      this.reached(err);
     }
     return true;
   }
@@ -186,7 +204,7 @@ export class SharedSocketCounts implements WalletSocketCounts {
   release(wallet: string, id: string): void {
     this.local.release(wallet);
     if (!this.held.delete(id)) return;
-    this.redis.zrem(this.key(wallet), this.member(id)).catch((err: unknown) => this.options.warn(err));
+    this.redis.zrem(this.key(wallet), this.member(id)).catch((err: unknown) => this.reached(err));
   }
 
   private renew(): void {
@@ -194,7 +212,7 @@ export class SharedSocketCounts implements WalletSocketCounts {
     for (const [id, wallet] of this.held) {
       this.redis
         .zadd(this.key(wallet), 'XX', expiry, this.member(id))
-        .catch((err: unknown) => this.options.warn(err));
+        .catch((err: unknown) => this.reached(err));
     }
   }
 

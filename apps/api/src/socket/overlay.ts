@@ -10,7 +10,6 @@ import {
   type OverlayUpdate,
   SERVER_MESSAGES,
 } from '@strm/shared';
-import { Counter } from 'prom-client';
 import proxyaddr from 'proxy-addr';
 import type { Namespace, Socket } from 'socket.io';
 import type { Config } from '../config.ts';
@@ -27,7 +26,6 @@ import type { Store } from 'express-rate-limit';
 import { addressLimiter, SocketCounts, TokenBucket } from './limits.ts';
 import { connectRefusal } from './refusals.ts';
 import type { AppServer, InterServerEvents } from './contract.ts';
-import { addressKey } from '../http/rate-limits.ts';
 
 /** Overlays of one wallet connected to one instance (a streamer's scenes may each hold one). */
 const OVERLAYS_PER_WALLET = 20;
@@ -77,12 +75,6 @@ export function createOverlays(
   mining: () => Mining,
   access: AccessControl,
 ): Overlays {
-  const cardReads = new Counter({
-    name: 'strm_public_card_reads_total',
-    help: 'Public cards answered, by source: memory (kept for 30 s, or a read already under way) or database',
-    labelNames: ['source'],
-    registers: [deps.metrics.registry],
-  });
   const nsp = overlayNamespace(io);
   const service: OverlayService = new OverlayService({
     prisma: deps.prisma,
@@ -96,7 +88,7 @@ export function createOverlays(
     },
     settingsChanged: (wallet) => feed.refresh(wallet),
     hasAccess: (wallet) => access.allowedNow(wallet),
-    cardReads: (source) => cardReads.inc({ source }),
+    cardReads: (source) => deps.metrics.publicCardReads.inc({ source }),
   });
   const feed = new OverlayFeed({
     publisher: publisher(nsp, Boolean(deps.config.redisUrl)),
@@ -126,7 +118,7 @@ export function registerOverlaySockets(
   const counts = new SocketCounts(OVERLAYS_PER_WALLET);
   nsp.use(async (socket, next) => {
     try {
-      if (!(await perAddress.take(addressKey(proxyaddr(socket.request, deps.trustProxy))))) {
+      if (!(await perAddress.take(proxyaddr(socket.request, deps.trustProxy)))) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const opened = await service.openedBy(
@@ -177,12 +169,11 @@ async function connected(
   const { wallet, tokenHash, expiresInMs } = socket.data.overlay;
   // A link that expires while its overlay is connected ends then (a timer beyond setTimeout's range is left
   // to the next handshake, within 25 days of a reconnect).
-  const left = expiresInMs;
-  if (left < 2 ** 31 - 1) {
+  if (expiresInMs < 2 ** 31 - 1) {
     const timer = setTimeout(() => {
       socket.emit(OVERLAY_EVENTS.revoked, { message: OVERLAY_MESSAGES.expired });
       socket.disconnect();
-    }, left);
+    }, expiresInMs);
     timer.unref();
     socket.once('disconnect', () => clearTimeout(timer));
   }

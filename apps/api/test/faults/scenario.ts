@@ -77,24 +77,7 @@ export async function scenario(setup: Setup): Promise<void> {
   });
   const db = new pg.Client({ connectionString: setup.databaseUrl });
   await db.connect();
-  let held = 0;
-  let lostMax = 0;
-  const since = new Date(Math.min(...startSent.values()) - 1000);
-  for (const s of streamers) {
-    const { rows } = await db.query<{ started: Date; ended: Date | null; reason: string | null }>(
-      `SELECT started_at AS started, ended_at AS ended, end_reason AS reason FROM mining_sessions
-        WHERE wallet = $1 AND started_at >= $2 ORDER BY started_at`,
-      [s.wallet, since],
-    );
-    if (rows.length === 1 && rows[0]!.reason === 'stopped') held++;
-    const credited = rows.reduce(
-      (sum, r) => sum + ((r.ended ?? r.started).getTime() - r.started.getTime()),
-      0,
-    );
-    const live = stopSent.get(s.wallet)! - startSent.get(s.wallet)!;
-    // A second of slack: the start and stop requests' own travel.
-    lostMax = Math.max(lostMax, Math.max(0, (live - credited) / 1000 - 1));
-  }
+  const { held, lostMax } = await credited(db, streamers, startSent, stopSent);
 
   // Every streamer collects: paid exactly what was credited, once (a payout made twice would show here).
   log(`${setup.name}: every streamer collects`);
@@ -157,6 +140,37 @@ export async function scenario(setup: Setup): Promise<void> {
     ok,
   });
   log(`${setup.name}: ${JSON.stringify(results.at(-1))}`);
+}
+
+/**
+ * What the streamers' sessions credited since their start: how many were held as one session ended by their
+ * stop, and the most live time any lost (live seconds from start to stop sent, against credited seconds read
+ * from the database, with a second of slack for the requests' own travel).
+ */
+export async function credited(
+  db: pg.Client,
+  streamers: Streamer[],
+  startSent: Map<string, number>,
+  stopSent: Map<string, number>,
+): Promise<{ held: number; lostMax: number }> {
+  let held = 0;
+  let lostMax = 0;
+  const since = new Date(Math.min(...startSent.values()) - 1000);
+  for (const s of streamers) {
+    const { rows } = await db.query<{ started: Date; ended: Date | null; reason: string | null }>(
+      `SELECT started_at AS started, ended_at AS ended, end_reason AS reason FROM mining_sessions
+        WHERE wallet = $1 AND started_at >= $2 ORDER BY started_at`,
+      [s.wallet, since],
+    );
+    if (rows.length === 1 && rows[0]!.reason === 'stopped') held++;
+    const creditedMs = rows.reduce(
+      (sum, r) => sum + ((r.ended ?? r.started).getTime() - r.started.getTime()),
+      0,
+    );
+    const live = stopSent.get(s.wallet)! - startSent.get(s.wallet)!;
+    lostMax = Math.max(lostMax, Math.max(0, (live - creditedMs) / 1000 - 1));
+  }
+  return { held, lostMax };
 }
 
 export async function streamersOn(

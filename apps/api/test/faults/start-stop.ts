@@ -18,7 +18,7 @@ import { accepts, errorLines, processesUsing } from '../leftovers.ts';
 import { chainInfoAt } from './chain.ts';
 import { API_ENV } from './config.ts';
 import { log } from './measure.ts';
-import { prepare, streamersOn } from './scenario.ts';
+import { credited, prepare, streamersOn } from './scenario.ts';
 import type { Streamer } from './streamer.ts';
 import { inBatches, sleep, waitUntil } from './wait.ts';
 
@@ -166,19 +166,7 @@ async function main() {
         connectionString: (await embeddedUrl(join(dataDir, 'postgres'), pgPort, 'strm'))!,
       });
       await db.connect();
-      for (const s of streamers) {
-        const { rows } = await db.query<{ started: Date; ended: Date | null; reason: string | null }>(
-          'SELECT started_at AS started, ended_at AS ended, end_reason AS reason FROM mining_sessions WHERE wallet = $1',
-          [s.wallet],
-        );
-        if (rows.length === 1 && rows[0]!.reason === 'stopped') held++;
-        const credited = rows.reduce(
-          (n, r) => n + ((r.ended ?? r.started).getTime() - r.started.getTime()),
-          0,
-        );
-        const live = stopSent.get(s.wallet)! - startSent.get(s.wallet)!;
-        lostMax = Math.max(lostMax, Math.max(0, (live - credited) / 1000 - 1));
-      }
+      ({ held, lostMax } = await credited(db, streamers, startSent, stopSent));
       await db.end();
       for (const s of streamers) s.close();
       process.kill(-product.child.pid!, 'SIGINT');

@@ -108,8 +108,9 @@ class ChainStreamerRecords implements StreamerRecords {
    * of the engine's CPU at 3,000 live sessions when done again at every checkpoint's re-read.
    */
   private readonly pdaOfWallet = new Map<string, PublicKey>();
-  /** Accounts watched with accountSubscribe, by address, each with its request id. */
+  /** Accounts watched with accountSubscribe, by address, each with its request id; and the other way. */
   private readonly accounts = new Map<string, { requestId: number; listeners: Set<() => void> }>();
+  private readonly accountOfRequest = new Map<number, string>();
   /** The current socket's account subscriptions: the server's subscription id → the address. */
   private accountOfSubscription = new Map<number, string>();
   private nextAccountWatch = 0;
@@ -186,6 +187,7 @@ class ChainStreamerRecords implements StreamerRecords {
     if (!entry) {
       entry = { requestId: ACCOUNT_SUB_BASE + this.nextAccountWatch++, listeners: new Set() };
       this.accounts.set(key, entry);
+      this.accountOfRequest.set(entry.requestId, key);
       // On a connection already open, subscribe now; otherwise the connection's open does.
       if (this.socket?.readyState === WebSocket.OPEN)
         this.subscribeAccount(this.socket, key, entry.requestId);
@@ -195,7 +197,10 @@ class ChainStreamerRecords implements StreamerRecords {
     return () => {
       entry.listeners.delete(onChange);
       // The subscription itself lasts as long as the connection: the next one does not make it.
-      if (!entry.listeners.size && this.accounts.get(key) === entry) this.accounts.delete(key);
+      if (!entry.listeners.size && this.accounts.get(key) === entry) {
+        this.accounts.delete(key);
+        this.accountOfRequest.delete(entry.requestId);
+      }
     };
   }
 
@@ -322,10 +327,7 @@ class ChainStreamerRecords implements StreamerRecords {
     } catch {
       return;
     }
-    const account =
-      typeof msg.id === 'number' && msg.id >= ACCOUNT_SUB_BASE
-        ? [...this.accounts].find(([, entry]) => entry.requestId === msg.id)?.[0]
-        : undefined;
+    const account = msg.id === undefined ? undefined : this.accountOfRequest.get(msg.id);
     if (msg.id === PROGRAM_SUB || msg.id === LOGS_SUB || account) {
       if (msg.error) {
         this.stats.refused++;

@@ -3,11 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { configPda, type MiningProgram, miningProgram, readConfig } from '@strm/mining-client';
+import {
+  type ConfigAccount,
+  configPda,
+  type MiningProgram,
+  miningProgram,
+  readConfig,
+} from '@strm/mining-client';
 import { PRODUCT, type StreamPlatform, TOKEN_DECIMALS } from '@strm/shared';
 import { ClusterMembership } from '../../cluster/membership.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { Logger } from '../../logger.ts';
 import type { AccessControl } from '../access.ts';
 import { getMaintenance } from '../maintenance.ts';
 import { type BackgroundLoop, backgroundLoop } from '../../observability/background.ts';
@@ -84,26 +89,6 @@ export function decimalsRefusal(onChain: number): string {
   );
 }
 
-/**
- * Amounts are base units of TOKEN_DECIMALS (6) everywhere they are stored, summed and paid, and `initialize`
- * accepts any mint: a start on a config whose mint has other decimals is refused, naming both. A chain that
- * cannot be read now is not a reason to stop the start (the payout path checks again: treasuryOf).
- */
-async function refuseOtherDecimals(program: MiningProgram, logger: Logger): Promise<void> {
-  let onChain: Awaited<ReturnType<typeof readConfig>>;
-  try {
-    onChain = await readConfig(program);
-  } catch (err) {
-    logger.warn(
-      { err },
-      'the mining config could not be read at start; its mint decimals are checked at payout',
-    );
-    return;
-  }
-  if (onChain && onChain.tokenDecimals !== TOKEN_DECIMALS)
-    throw new Error(decimalsRefusal(onChain.tokenDecimals));
-}
-
 export function createMining(deps: AppDeps, events: EngineEvents, access?: AccessControl): Mining {
   const { config, prisma, clock, logger, metrics } = deps;
   const program = miningProgram(deps.rpc.connection);
@@ -114,10 +99,13 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
       logger,
       now: () => clock.now().getTime(),
     });
+  /** The chain config as the tier catalog last read it (undefined: not read yet, or unreadable then). */
+  let configRead: ConfigAccount | null | undefined;
   const tiers = new TierCatalog(
     prisma,
     async () => {
       const onChain = await readConfig(program);
+      configRead = onChain;
       return onChain ? new Map(onChain.tiers.map((t) => [t.name, t.deposit])) : null;
     },
     logger,
@@ -191,8 +179,14 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     twitch,
     tiktok,
     async start() {
-      await refuseOtherDecimals(program, logger);
       await tiers.refresh();
+      // Amounts are base units of TOKEN_DECIMALS (6) everywhere they are stored, summed and paid, and
+      // `initialize` accepts any mint: a config whose mint has other decimals (read by the refresh just done)
+      // refuses the start, naming both. One the chain could not give now is checked again at payout
+      // (treasuryOf).
+      if (configRead && configRead.tokenDecimals !== TOKEN_DECIMALS) {
+        throw new Error(decimalsRefusal(configRead.tokenDecimals));
+      }
       // With the database or the chain away the table in memory keeps answering; reloads back off.
       tiersLoop = backgroundLoop({
         name: 'tier-refresh',

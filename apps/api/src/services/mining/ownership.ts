@@ -70,7 +70,7 @@ export async function adoptFor(ctx: EngineContext, wallets: string[]): Promise<v
   const rows = await ctx.store.adopt(free);
   if (!rows.length) return;
   // Watched before they are read: a change in between is buffered, not missed.
-  const watches = new Map(rows.map((row) => [row.id, new RecordWatch(ctx, row.wallet)]));
+  const watches = rows.map((row) => new RecordWatch(ctx, row.wallet));
   const records = await ctx.deps.records.readMany(rows.map((row) => row.wallet)).catch((err: unknown) => {
     // Each session then reads its own record (and fails on its own when the chain is away).
     ctx.deps.logger.warn(
@@ -80,10 +80,10 @@ export async function adoptFor(ctx: EngineContext, wallets: string[]): Promise<v
     return undefined;
   });
   await Promise.all(
-    rows.map(async (row) => {
-      const watch = watches.get(row.id)!;
+    rows.map(async (row, i) => {
+      const watch = watches[i]!;
       try {
-        await resume(ctx, row, watch, records?.has(row.wallet) ? records.get(row.wallet)! : undefined);
+        await resume(ctx, row, watch, records?.get(row.wallet));
       } catch (err) {
         watch.stop();
         // It stays ours in the database and is closed at its last checkpoint by the orphan rule once

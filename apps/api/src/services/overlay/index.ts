@@ -94,7 +94,6 @@ export class OverlayService {
     const before = await this.store.get(wallet);
     if (enabled === Boolean(before.cardSlug)) return this.cardOf(before);
     const row = await this.store.update(wallet, { cardSlug: enabled ? newCardSlug() : null });
-    if (before.cardSlug) this.cards.delete(before.cardSlug);
     this.forgetCards(wallet);
     return this.cardOf(row);
   }

@@ -109,8 +109,8 @@ export async function adjustPendingReward(
   input: { admin: string; wallet: string; amount: number; reason?: string | undefined },
 ) {
   try {
-    const result = await adjust(deps, input);
-    deps.counted?.(result.status, result.status === 'applied' ? result.raisedUnits : undefined);
+    const { raisedUnits, ...result } = await adjust(deps, input);
+    deps.counted?.(result.status, result.status === 'applied' ? raisedUnits : undefined);
     return result;
   } catch (err) {
     if (err instanceof DomainError) deps.counted?.('refused');
@@ -248,16 +248,25 @@ function adjustmentOf(row: AdjustmentRow): Adjustment {
   };
 }
 
-/** The latest adjustments (those waiting for approval first when no status is asked for). */
+/**
+ * The latest `limit` adjustments of a status; with none asked for, every one waiting for approval (however
+ * old: each needs a decision) and then the latest `limit` others.
+ */
 export async function listAdjustments(
   prisma: PrismaClient,
   query: { status?: Adjustment['status'] | undefined; limit: number },
 ): Promise<Adjustment[]> {
-  const rows = await prisma.pendingRewardAdjustment.findMany({
-    where: query.status ? { status: query.status } : {},
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: query.limit,
-  });
-  const waiting = rows.filter((r) => r.status === 'pending_approval');
-  return [...waiting, ...rows.filter((r) => r.status !== 'pending_approval')].map(adjustmentOf);
+  const latest = (where: Prisma.PendingRewardAdjustmentWhereInput, take?: number) =>
+    prisma.pendingRewardAdjustment.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take,
+    });
+  const rows = query.status
+    ? await latest({ status: query.status }, query.limit)
+    : [
+        ...(await latest({ status: 'pending_approval' })),
+        ...(await latest({ status: { not: 'pending_approval' } }, query.limit)),
+      ];
+  return rows.map(adjustmentOf);
 }

@@ -1,5 +1,5 @@
 import { pendingRewardRequestSchema } from '@strm/shared';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Field, Input, Textarea } from '../../../components/ui/index.ts';
 import { usePendingRewardChange } from '../api.ts';
 import { ADMIN_MESSAGES } from '../messages.ts';
@@ -14,7 +14,6 @@ export function RewardPanel() {
   const [form, setForm] = useState({ wallet: '', amount: '', reason: '' });
   const [errors, setErrors] = useState<Partial<Record<'wallet' | 'amount' | 'reason', string>>>({});
   const [pending, setPending] = useState<RewardInput | null>(null);
-  const lastAmount = useRef(0);
   return (
     <section aria-labelledby="admin-rewards" className="flex flex-col gap-4">
       <h2 id="admin-rewards" className="text-lg font-semibold text-white">
@@ -68,7 +67,7 @@ export function RewardPanel() {
       </form>
       {change.isSuccess ? (
         change.data.status === 'pending_approval' ? (
-          <Alert tone="info">{M.waiting(fmt(pending?.amount ?? lastAmount.current))}</Alert>
+          <Alert tone="info">{M.waiting(fmt(change.variables.amount))}</Alert>
         ) : (
           <Alert tone="success">
             {M.done(fmt(change.data.previousPendingReward), fmt(change.data.pendingReward))}
@@ -79,11 +78,7 @@ export function RewardPanel() {
       <ConfirmDialog
         question={pending ? M.confirm(pending.wallet, fmt(pending.amount)) : null}
         busy={change.isPending}
-        onConfirm={() => {
-          if (!pending) return;
-          lastAmount.current = pending.amount;
-          change.mutate(pending, { onSettled: () => setPending(null) });
-        }}
+        onConfirm={() => pending && change.mutate(pending, { onSettled: () => setPending(null) })}
         onCancel={() => setPending(null)}
       />
       <AdjustmentsList />
