@@ -13,12 +13,12 @@ import { encodeStreamer, miningProgram, streamerPda } from '@strm/mining-client'
 import { fromBaseUnits, toBaseUnits } from '@strm/shared';
 import { Server } from 'socket.io';
 import { createApp } from '../src/app.ts';
-import { createRpc } from '../src/rpc.ts';
+import { createRpc } from '../src/chain/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
-import { chainStreamerRecords } from '../src/services/chain/streamer-records.ts';
+import { chainStreamerRecords } from '../src/services/tiers/records.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { freePort } from '@strm/testing';
 import { answerProfiling, benchDatabase } from './support.ts';
@@ -140,7 +140,7 @@ if (bare) {
     demoPlatform: demo,
     streamerRecords: records,
   });
-  await app.mining.start();
+  await app.services.start();
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const port = (app.server.address() as { port: number }).port;
   process.on('message', async (m: { type: string }) => {
@@ -149,14 +149,14 @@ if (bare) {
         type: 'stats',
         rss: process.memoryUsage().rss,
         cpu: process.cpuUsage(),
-        live: app.mining.engine.liveCount,
-        writes: { ...app.mining.counters },
+        live: app.services.engine.liveCount,
+        writes: { ...app.services.counters },
         chainWatch: { ...records.stats },
       });
     }
     if (m.type === 'stop') {
       app.io.close();
-      await app.mining.stop();
+      await app.services.stop();
       await db.stop();
       await local.stop();
       await rm(chainDir, { recursive: true, force: true });

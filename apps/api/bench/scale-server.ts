@@ -6,13 +6,13 @@ import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { toBaseUnits } from '@strm/shared';
 import { createApp } from '../src/app.ts';
-import { createRpc } from '../src/rpc.ts';
+import { createRpc } from '../src/chain/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
-import type { StreamerRecords } from '../src/services/chain/streamer-records.ts';
+import type { StreamerRecords } from '../src/services/tiers/records.ts';
 import { attachRedisAdapter } from '../src/socket/redis-adapter.ts';
 
 const send = (message: unknown) => process.send?.(message);
@@ -62,7 +62,7 @@ const redis = await attachRedisAdapter(
   `scale-bench-${process.env.BENCH_RUN}`,
   logger,
 );
-await app.mining.start();
+await app.services.start();
 await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
 const profiler = new Session();
 profiler.connect();
@@ -74,7 +74,7 @@ process.on('message', async (m: { type: string }) => {
       type: 'stats',
       rss: process.memoryUsage().rss,
       cpu: process.cpuUsage(),
-      live: app.mining.engine.liveCount,
+      live: app.services.engine.liveCount,
       // Since the previous stats (nanoseconds in the histogram).
       lagMeanMs: delay.mean / 1e6,
       lagMaxMs: delay.max / 1e6,
@@ -93,7 +93,7 @@ process.on('message', async (m: { type: string }) => {
   }
   if (m.type === 'stop') {
     app.io.close();
-    await app.mining.stop();
+    await app.services.stop();
     await redis.close();
     await prisma.$disconnect();
     process.exit(0);

@@ -10,7 +10,7 @@ import { freePort } from '@strm/testing';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { applyMigrations } from '../src/db/schema-engine.ts';
-import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
 
 export async function benchDatabase(): Promise<{ url: string; prisma: PrismaClient; stop(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'strm-bench-pg-'));

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express from 'express';
 import { createApp } from '../src/app.ts';
-import { createRpc } from '../src/rpc.ts';
+import { createRpc } from '../src/chain/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -30,8 +30,8 @@ const app = createApp({
   clock: systemClock,
   logger: createLogger('silent'),
 });
-await app.mining.tiers.refresh();
-const body = app.mining.tiers.json();
+await app.services.tiers.refresh();
+const body = app.services.tiers.json();
 
 const bare = express();
 const tiers = JSON.parse(body);
@@ -61,6 +61,6 @@ console.log(`  bare Express handler:  ${reference.toFixed(0)} req/s`);
 console.log(`  ratio:                 ${(real / reference).toFixed(2)}× (target ≥ 0.5×)`);
 app.io.close();
 app.server.close();
-await app.mining.stop();
+await app.services.stop();
 await db.stop();
 process.exit(0);

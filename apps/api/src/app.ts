@@ -17,15 +17,15 @@ import { Lifecycle } from './lifecycle.ts';
 import { httpMetrics, requestLogging } from './observability/http.ts';
 import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
 import { apiRouter } from './routes/index.ts';
-import { AccessControl } from './services/access.ts';
 import { faucetNotFound } from './services/faucet.ts';
-import { createMining, type Mining } from './services/mining/index.ts';
+import { createServices, type Services } from './services/index.ts';
+import type { WalletEventListener } from './services/overlay/feed.ts';
 import { endAccessEverywhere } from './socket/access.ts';
 import { socketHandshake } from './socket/handshake.ts';
 import { SharedSocketCounts, SocketCounts, type WalletSocketCounts } from './socket/limits.ts';
-import { engineEvents } from './socket/engine-events.ts';
+import { engineEvents, tapWalletEvents } from './socket/engine-events.ts';
 import { registerMiningSockets, socketEvents } from './socket/index.ts';
-import { createOverlays, registerOverlaySockets } from './socket/overlay.ts';
+import { overlayOutputs, registerOverlaySockets } from './socket/overlay.ts';
 
 export type { AppDeps };
 
@@ -35,10 +35,8 @@ export interface App {
   io: AppServer;
   metrics: Metrics;
   lifecycle: Lifecycle;
-  /** The engine and its services; `start()` before listening, `stop()` before closing the database. */
-  mining: Mining;
-  /** Who may use the product (beta access or admin); socket/access.ts's watchAccess keeps it current. */
-  access: AccessControl;
+  /** Every service, the engine among them; `start()` before listening, `stop()` before closing the database. */
+  services: Services;
 }
 
 function contentSecurityPolicy(deps: AppDeps) {
@@ -82,25 +80,25 @@ export function createApp(deps: AppDeps): App {
     }),
   );
 
-  // Socket.IO is created first so the engine can reach sockets; it attaches to the server below.
+  // Socket.IO is created first: the services' outputs go through it. It attaches to the server below.
   const io: AppServer = new SocketServer({
     cors: { origin: config.webOrigins },
     transports: ['websocket'],
     maxHttpBufferSize: 16 * 1024,
   });
-  const access: AccessControl = new AccessControl({
-    config,
-    prisma: deps.prisma,
-    logger: deps.logger,
-    endAccess: (wallet) => endAccessEverywhere(io, mining, wallet),
-  });
-  // The overlays hear the engine's events to wallets (socket/overlay.ts); `mining` is read once built.
-  const overlays = createOverlays(io, { ...deps, metrics }, () => mining, access);
-  const mining = createMining(
-    { ...deps, metrics, lifecycle },
-    engineEvents(overlays.tap(socketEvents(io))),
-    access,
+  // Every event the engine sends a wallet's sockets is also heard by the overlay feed (added by the services).
+  const heard = new Set<WalletEventListener>();
+  const services = createServices(
+    { ...deps, metrics },
+    {
+      engineEvents: engineEvents(tapWalletEvents(socketEvents(io), heard, deps.logger)),
+      hearWalletEvents: (listener) => heard.add(listener),
+      overlays: overlayOutputs(io, Boolean(config.redisUrl)),
+    },
   );
+  const { access } = services;
+  // An admin's change that leaves a wallet without access ends it everywhere (session and sockets).
+  access.onRevoked((wallet) => endAccessEverywhere(io, services, wallet));
   // REST limits shared by the instances on one database through Redis (REDIS_URL), else per instance.
   let stores = memoryStores;
   // A wallet's sockets, counted by the instances together through Redis (socket/limits.ts), else here.
@@ -142,7 +140,7 @@ export function createApp(deps: AppDeps): App {
       },
     }),
   );
-  api.use(apiRouter({ ...deps, metrics }, lifecycle, mining, { access, stores, overlays: overlays.service }));
+  api.use(apiRouter({ ...deps, metrics }, lifecycle, services, stores));
   api.use(notFoundHandler);
   app.use(API_BASE_PATH, api);
 
@@ -156,7 +154,7 @@ export function createApp(deps: AppDeps): App {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  const pages = overlayPages(config.webDist, config.webOrigins[0]!, overlays.service);
+  const pages = overlayPages(config.webDist, config.webOrigins[0]!, services.overlays);
   // Public pages (a card's link is meant to be shared): limited per client address as the API is, in
   // their own count, shared by the instances through Redis.
   app.use(['/card', '/overlay'], pageRateLimit(config.rateLimitPerMinute, stores));
@@ -176,8 +174,8 @@ export function createApp(deps: AppDeps): App {
       store: stores('handshakes'),
     }),
   );
-  registerMiningSockets(io, mining, { ...deps, access });
-  registerOverlaySockets(io, overlays.service, {
+  registerMiningSockets(io, services, deps);
+  registerOverlaySockets(io, services.overlays, {
     ...deps,
     access,
     trustProxy: app.get('trust proxy fn'),
@@ -194,9 +192,9 @@ export function createApp(deps: AppDeps): App {
     metrics,
     'strm_mining_sessions_owned',
     'Live sessions run by this instance',
-    () => mining.engine.liveCount,
+    () => services.engine.liveCount,
   );
-  return { app, server, io, metrics, lifecycle, mining, access };
+  return { app, server, io, metrics, lifecycle, services };
 }
 
 /** The instances that belong together: those on one database (as the Redis adapter names them). */

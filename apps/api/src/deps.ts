@@ -1,5 +1,5 @@
-import type { ChainInfo } from '@strm/local-chain';
-import type { Rpc } from './rpc.ts';
+import type { LocalChainInfo } from '@strm/local-chain';
+import type { Rpc } from './chain/rpc.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from './db/index.ts';
@@ -9,7 +9,7 @@ import type { Dependencies } from './observability/dependencies.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { PlatformAdapter } from './platforms/adapter.ts';
 import type { DemoPlatform } from './platforms/demo.ts';
-import type { StreamerRecords } from './services/chain/streamer-records.ts';
+import type { StreamerRecords } from './services/tiers/records.ts';
 
 /** What the app is built from; tests pass their own (fresh database, fake clock, a test chain). */
 export interface AppDeps {
@@ -21,7 +21,7 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   /** Set when the API runs the project's local chain (enables the faucet). */
-  localChainInfo?: ChainInfo;
+  localChainInfo?: LocalChainInfo;
   /** The process's metrics registry (created when absent); services may register their own metrics. */
   metrics?: Metrics;
   /** Supervised processes and Redis, for /health (server.ts fills it in as they start). */

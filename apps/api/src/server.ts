@@ -1,16 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { createApp } from './app.ts';
-import { createRpc } from './rpc.ts';
+import { createRpc } from './chain/rpc.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { Lifecycle } from './lifecycle.ts';
-import { startChain } from './local-chain.ts';
+import { startChain } from './chain/local-validator.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Dependencies } from './observability/dependencies.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { resolveJwtSecret } from './services/auth/secret.ts';
-import { seedDefaultTiers } from './services/tiers.ts';
+import { seedDefaultTiers } from './services/tiers/catalog.ts';
 import { watchAccess } from './socket/access.ts';
 import { watchMaintenance } from './socket/maintenance.ts';
 import { attachRedisAdapter } from './socket/redis-adapter.ts';
@@ -72,7 +72,7 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   // faucet's), would otherwise try to reconnect to a chain that is gone.
   lifecycle.onClose('rpc', () => rpc.close());
   const dependencies: Dependencies = { database: db.supervision, localChain: local.supervision };
-  const { server, io, mining, access } = createApp({
+  const { server, io, services } = createApp({
     config,
     prisma: db.prisma,
     databaseUrl: db.url,
@@ -94,15 +94,15 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   // Takes over or closes sessions dead instances left and settles claims before anyone connects. At
   // shutdown, before its sockets close, the engine writes a last checkpoint of its live sessions and
   // releases them to the instances their clients reconnect to.
-  lifecycle.onDrain('mining engine', () => mining.stop());
-  lifecycle.onClose('mining engine', () => mining.stop());
-  await mining.start();
+  lifecycle.onDrain('services', () => services.stop());
+  lifecycle.onClose('services', () => services.stop());
+  await services.start();
 
   const maintenance = await watchMaintenance(db.url, io, logger, (status) =>
-    mining.onMaintenance(status.is_maintenance),
+    services.onMaintenance(status.is_maintenance),
   );
   lifecycle.onClose('maintenance listener', () => maintenance.stop());
-  const accessWatcher = await watchAccess(db.url, io, access, mining, logger);
+  const accessWatcher = await watchAccess(db.url, io, services, logger);
   lifecycle.onClose('access listener', () => accessWatcher.stop());
 
   // Ctrl-C and SIGTERM are ours before the port opens and the ready line is printed: a signal sent the moment

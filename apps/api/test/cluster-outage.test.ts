@@ -68,7 +68,7 @@ describe('two instances through a database outage', () => {
     await waitFor(async () => (await row()).accruedUntil.getTime() === startedAt.getTime() + 60_000, 20_000);
     await new Promise((r) => setTimeout(r, LEASE_MS));
     expect(await row()).toMatchObject({ ownerInstance, endedAt: null });
-    expect(b.app.mining.engine.liveCount).toBe(0);
+    expect(b.app.services.engine.liveCount).toBe(0);
 
     const stopped = next<{ duration: number; amountMined: number }>(s.socket, 'stream-stopped');
     a.clock.advance(30_000);

@@ -10,12 +10,12 @@ import { io as connectSocket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createRpc } from '../src/rpc.ts';
+import { createRpc } from '../src/chain/rpc.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
 import { waitFor } from './engine-harness.ts';
 import { createTestDatabase, fakeClock, grantAccess, TEST_JWT_SECRET } from './support.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
@@ -60,14 +60,14 @@ beforeAll(async () => {
     clock: fakeClock(),
     logger: createLogger('silent'),
   });
-  await app.mining.start();
+  await app.services.start();
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
   await proxy.restore().catch(() => {});
-  await app.mining.stop().catch(() => {});
+  await app.services.stop().catch(() => {});
   app.io.close();
   if (app.server.listening) await new Promise((resolve) => app.server.close(resolve));
   await prisma.$disconnect();

@@ -27,14 +27,14 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
-import { createRpc } from '../src/rpc.ts';
+import { createRpc } from '../src/chain/rpc.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import type { PlatformAdapter } from '../src/platforms/adapter.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
 import { watchAccess } from '../src/socket/access.ts';
 import { watchMaintenance } from '../src/socket/maintenance.ts';
 import { createTestDatabase, fakeClock, grantAccess } from './support.ts';
@@ -146,11 +146,11 @@ export async function startEngineServer(
     demoPlatform: demo,
     ...(opts.platforms ? { platforms: opts.platforms } : {}),
   });
-  await app.mining.start();
+  await app.services.start();
   const maintenance = await watchMaintenance(db.url, app.io, createLogger('silent'), (status) =>
-    app.mining.onMaintenance(status.is_maintenance),
+    app.services.onMaintenance(status.is_maintenance),
   );
-  const access = await watchAccess(db.url, app.io, app.access, app.mining, createLogger('silent'));
+  const access = await watchAccess(db.url, app.io, app.services, createLogger('silent'));
   await new Promise<void>((resolve) => app.server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = app.server.address() as { port: number };
   return {
@@ -166,7 +166,7 @@ export async function startEngineServer(
       await access.stop();
       app.io.close();
       await new Promise((r) => app.server.close(r));
-      await app.mining.stop();
+      await app.services.stop();
       await prisma.$disconnect();
     },
     drop: db.drop,

@@ -64,7 +64,7 @@ describe('a database outage under a live session', () => {
     const update = await next<{ duration: number }>(s.socket, 'mining-update');
     expect(update.duration).toBeGreaterThanOrEqual(60);
     // Long enough for the instance's lease to lapse (its renewals fail meanwhile).
-    await waitFor(() => server.app.mining.engine.unwritten.checkpoints === 1);
+    await waitFor(() => server.app.services.engine.unwritten.checkpoints === 1);
     await new Promise((r) => setTimeout(r, 1500));
     await proxy.restore();
     // Written once the database answers; the session is still this instance's and open.
@@ -101,7 +101,7 @@ describe('a database outage under a live session', () => {
     expect(await row()).toMatchObject({ endedAt: at(150), accruedUntil: at(150), minedUnits: mined });
     const streamer = await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: s.wallet } });
     expect(streamer.pendingRewardUnits).toBe(mined);
-    expect(server.app.mining.engine.unwritten).toEqual({ checkpoints: 0, closes: 0 });
+    expect(server.app.services.engine.unwritten).toEqual({ checkpoints: 0, closes: 0 });
     expect(unhandled).toEqual([]);
     s.socket.close();
   });

@@ -226,7 +226,7 @@ describe('sockets', () => {
     server.clock.set(new Date(s.activatedAt.getTime() + DAY));
     await startStream(s);
     s.socket.close();
-    await waitFor(() => (server.app.mining.engine.connectionCount(s.wallet) === 0 ? true : undefined));
+    await waitFor(() => (server.app.services.engine.connectionCount(s.wallet) === 0 ? true : undefined));
     server.clock.advance(20_000);
     const again = await connect(server, s.wallet);
     const update = next<{ duration: number }>(again, 'mining-update');
@@ -245,7 +245,7 @@ describe('sockets', () => {
     await startStream(s);
     server.clock.advance(H);
     s.socket.close();
-    await waitFor(() => (server.app.mining.engine.connectionCount(s.wallet) === 0 ? true : undefined));
+    await waitFor(() => (server.app.services.engine.connectionCount(s.wallet) === 0 ? true : undefined));
     server.clock.advance(31_000);
     // The engine forgets the session before its closing write lands: wait for what a caller can read.
     const session = await waitFor(
@@ -254,7 +254,7 @@ describe('sockets', () => {
           where: { wallet: s.wallet, endedAt: { not: null } },
         })) ?? undefined,
     );
-    expect(server.app.mining.engine.isLive(s.wallet)).toBe(false);
+    expect(server.app.services.engine.isLive(s.wallet)).toBe(false);
     expect(session.endReason).toBe('disconnected');
     expect(session.endedAt!.getTime() - session.startedAt.getTime()).toBe(H);
     expect(await pending(s.wallet)).toBe(250_000n);
@@ -308,7 +308,7 @@ describe('sockets', () => {
         event,
       });
     }
-    expect(server.app.mining.engine.isLive(victim.wallet)).toBe(true);
+    expect(server.app.services.engine.isLive(victim.wallet)).toBe(true);
     expect(seen.filter((e) => e.event === 'stream-stopped')).toEqual([]);
     await request(victim.socket, 'stop-stream', { platform: 'demo', wallet: victim.wallet }, [
       'stream-stopped',

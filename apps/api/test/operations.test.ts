@@ -8,13 +8,13 @@ import { io as connect, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createRpc } from '../src/rpc.ts';
+import { createRpc } from '../src/chain/rpc.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/observability/metrics.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
 import { createTestDatabase, fakeClock, grantAccess } from './support.ts';
 
 const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';

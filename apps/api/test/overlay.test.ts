@@ -223,7 +223,7 @@ describe('a read-only token', () => {
         event,
       });
     }
-    expect(server.app.mining.engine.isLive(s.wallet)).toBe(true);
+    expect(server.app.services.engine.isLive(s.wallet)).toBe(true);
     o.close();
     await request(s.socket, 'stop-stream', { platform: 'demo', wallet: s.wallet }, ['stream-stopped']);
     s.socket.close();

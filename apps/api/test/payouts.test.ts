@@ -23,8 +23,8 @@ import {
 import { fundedWallets, pendingStreamers } from './payout-support.ts';
 import { grantAccess } from './support.ts';
 import { miningProgram } from '@strm/mining-client';
-import type { StreamerRecords } from '../src/services/chain/streamer-records.ts';
-import { TierActions } from '../src/services/tier-actions.ts';
+import type { StreamerRecords } from '../src/services/tiers/records.ts';
+import { TierActions } from '../src/services/tiers/actions.ts';
 
 let chain: TestChain;
 let server: EngineServer;

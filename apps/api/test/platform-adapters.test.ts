@@ -5,9 +5,9 @@ import { FakeTikTok, FakeTwitch } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import type { LiveStatus } from '../src/platforms/adapter.ts';
-import { PlatformError } from '../src/platforms/http.ts';
+import { PlatformError } from '../src/platforms/fetch.ts';
 import { TikTokPlatform } from '../src/platforms/tiktok.ts';
-import { pkceChallenge } from '../src/services/platforms/oauth-state.ts';
+import { pkceChallenge } from '../src/platforms/oauth-state.ts';
 import { TwitchPlatform } from '../src/platforms/twitch.ts';
 
 const logger = createLogger('silent');

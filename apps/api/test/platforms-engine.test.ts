@@ -130,7 +130,7 @@ describe('Twitch live detection in the engine', () => {
       'Your Twitch stream is not live. Go live on Twitch, then connect again.',
     );
     expect(elapsed).toBeLessThan(POLL_MS + 500);
-    expect(server.app.mining.engine.isLive(s.wallet)).toBe(false);
+    expect(server.app.services.engine.isLive(s.wallet)).toBe(false);
     const row = await server.prisma.miningSession.findFirst({ where: { wallet: s.wallet } });
     expect(row?.endReason).toBe('not-live');
     expect(row?.endedAt).not.toBeNull();
@@ -149,7 +149,7 @@ describe('Twitch live detection in the engine', () => {
       () => twitch.requests.filter((r) => r.url.pathname === '/helix/streams').length >= before + 4,
       10_000,
     );
-    expect(server.app.mining.engine.isLive(s.wallet)).toBe(true);
+    expect(server.app.services.engine.isLive(s.wallet)).toBe(true);
     // The engine still answers its sockets meanwhile.
     const stop = await socketRequest(s.socket, 'stop-stream', { platform: 'twitch', wallet: s.wallet }, [
       'stream-stopped',

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { ChainInfo } from '@strm/local-chain';
+import type { LocalChainInfo } from '@strm/local-chain';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { type Rpc, createRpc } from '../src/rpc.ts';
+import { type Rpc, createRpc } from '../src/chain/rpc.ts';
 import type { Clock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { applyMigrations } from '../src/db/schema-engine.ts';
 import { createLogger } from '../src/logger.ts';
 import { grantBetaAccess } from '../src/services/beta-access.ts';
-import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
 
 export async function adminQuery(url: string, sql: string, params: unknown[] = []) {
   const client = new pg.Client({ connectionString: url });
@@ -100,7 +100,7 @@ export async function startTestApp(
   opts: {
     rpc?: Rpc;
     env?: Record<string, string>;
-    localChainInfo?: ChainInfo;
+    localChainInfo?: LocalChainInfo;
     /** Another app's database (a second instance of one deployment): not dropped at close. */
     databaseUrl?: string;
   } = {},
@@ -118,7 +118,7 @@ export async function startTestApp(
   await seedDefaultTiers(prisma);
   const rpc = opts.rpc ?? createRpc('http://127.0.0.1:9');
   const clock = fakeClock();
-  const { app, server, io, mining, lifecycle } = createApp({
+  const { app, server, io, services, lifecycle } = createApp({
     config,
     prisma,
     rpc,
@@ -126,7 +126,7 @@ export async function startTestApp(
     logger: createLogger('silent'),
     localChainInfo: opts.localChainInfo,
   });
-  await mining.start();
+  await services.start();
   return {
     app,
     server,
@@ -138,7 +138,7 @@ export async function startTestApp(
     async close() {
       io.close();
       if (server.listening) await new Promise((resolve) => server.close(resolve));
-      await mining.stop();
+      await services.stop();
       await lifecycle.closeAll();
       await prisma.$disconnect();
       await db.drop();

@@ -8,8 +8,8 @@ import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
-import { createRpc } from '../src/rpc.ts';
-import { seedDefaultTiers } from '../src/services/tiers.ts';
+import { createRpc } from '../src/chain/rpc.ts';
+import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
 import { startTestChain, type TestChain } from './engine-harness.ts';
 import { createTestDatabase } from './support.ts';
 
@@ -46,9 +46,9 @@ async function startOn(decimals: number) {
     localChainInfo: chain.local.info,
   });
   try {
-    await app.mining.start();
+    await app.services.start();
   } finally {
-    await app.mining.stop();
+    await app.services.stop();
     await prisma.$disconnect();
   }
 }

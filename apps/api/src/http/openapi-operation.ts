@@ -1,4 +1,4 @@
-// One operation of the REST API's OpenAPI description (http/openapi.ts lists them; an area may list its own).
+// One operation of the REST API's OpenAPI description, declared beside its route (openapi-route.ts).
 import type { z } from 'zod';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';

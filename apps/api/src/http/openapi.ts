@@ -1,23 +1,19 @@
 // The REST API's OpenAPI 3.1 description, built from the shared zod schemas (one source: the routes parse
-// with the same schemas) and the operations listed in openapi-core.ts and the areas' own (openapi-overlay.ts).
+// with the same schemas) and the operations each routes file declares beside its routes (openapi-route.ts).
 import { apiErrorSchema } from '@strm/shared';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
-import { CORE_OPERATIONS } from './openapi-core.ts';
 import type { OpenApiFeatures, Operation } from './openapi-operation.ts';
-import { OVERLAY_OPERATIONS } from './openapi-overlay.ts';
+import { declaredOperations } from './openapi-route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
 export type { OpenApiFeatures };
 
-/** Every operation of the REST API: the core ones and the areas' own. */
-export const OPERATIONS: readonly Operation[] = [...CORE_OPERATIONS, ...OVERLAY_OPERATIONS];
-
-/** The operations this instance serves. */
+/** The operations this instance serves (of those the loaded route modules declare). */
 export function operationsFor(features: OpenApiFeatures): Operation[] {
-  return OPERATIONS.filter((op) => !op.only || features[op.only]);
+  return declaredOperations().filter((op) => !op.only || features[op.only]);
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -118,7 +114,7 @@ export function buildOpenApi(features: OpenApiFeatures, serverUrl = '/api/v1') {
         'a message a user may read. Live mining runs over Socket.IO on the same origin.',
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    tags: [...new Set(declaredOperations().map((op) => op.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

@@ -2,7 +2,7 @@
 // sockets, and the mining figures read from PostgreSQL at scrape time (so every instance reports the same
 // totals; aggregate them with max(), not sum()). A registry per app, so tests can run several side by side.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { PrismaClient } from '../db/index.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
 
 export interface Metrics {
   registry: Registry;

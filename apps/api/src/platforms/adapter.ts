@@ -36,3 +36,8 @@ export type PlatformAdapters = ReadonlyMap<StreamPlatform, PlatformAdapter>;
 export function normaliseUsername(username: string): string {
   return username.trim().replace(/^@/, '').toLowerCase();
 }
+
+/** The room of a platform account (join-room's answer): its platform and normalised username. */
+export function platformRoom(platform: StreamPlatform, username: string): string {
+  return `${platform}:${normaliseUsername(username)}`;
+}

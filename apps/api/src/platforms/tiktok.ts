@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
-import { expectJson, malformed, PlatformError, platformFetch } from './http.ts';
+import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'TikTok';

@@ -1,9 +1,39 @@
-import type { healthSchema, liveHealthSchema, readyHealthSchema } from '@strm/shared';
+import { healthSchema, liveHealthSchema, readyHealthSchema } from '@strm/shared';
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
+import { route } from '../http/openapi-route.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { checkHealth } from '../services/health.ts';
+
+const getHealth = route({
+  method: 'get',
+  path: '/health',
+  tag: 'Health',
+  summary: 'The database and the chain (503 without the database)',
+  auth: 'none',
+  ok: { schema: healthSchema },
+  errors: { 503: 'The database is unreachable' },
+});
+
+const getLive = route({
+  method: 'get',
+  path: '/health/live',
+  tag: 'Health',
+  summary: 'The process answers',
+  auth: 'none',
+  ok: { schema: liveHealthSchema },
+});
+
+const getReady = route({
+  method: 'get',
+  path: '/health/ready',
+  tag: 'Health',
+  summary: 'Ready for traffic (503 while shutting down or without the database)',
+  auth: 'none',
+  ok: { schema: readyHealthSchema },
+  errors: { 503: 'Shutting down or without its database' },
+});
 
 /**
  * `/health`: the database and the chain, for people. `/health/live`: the process answers (restart it when it
@@ -16,16 +46,16 @@ export function healthRouter(
 ): Router {
   const router = Router();
 
-  router.get('/health', async (_req, res) => {
+  getHealth(router, async (_req, res) => {
     const health = await checkHealth(deps);
     res.status(health.database.ok ? 200 : 503).json(health satisfies z.input<typeof healthSchema>);
   });
 
-  router.get('/health/live', (_req, res) => {
+  getLive(router, (_req, res) => {
     res.json({ status: 'ok' } satisfies z.input<typeof liveHealthSchema>);
   });
 
-  router.get('/health/ready', async (_req, res) => {
+  getReady(router, async (_req, res) => {
     if (!lifecycle.accepting) {
       res.status(503).json({ status: 'shutting_down' } satisfies z.input<typeof readyHealthSchema>);
       return;

@@ -1,9 +1,28 @@
 // The landing page's market statistics and the web app's deployment settings.
-import type { clientConfigSchema, marketResponseSchema } from '@strm/shared';
+import { clientConfigSchema, marketResponseSchema } from '@strm/shared';
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
+import { route } from '../http/openapi-route.ts';
 import { MarketService } from '../services/market.ts';
+
+const getMarket = route({
+  method: 'get',
+  path: '/market',
+  tag: 'Market',
+  summary: "The token's market statistics (cached)",
+  auth: 'none',
+  ok: { schema: marketResponseSchema },
+});
+
+const getClientConfig = route({
+  method: 'get',
+  path: '/client-config',
+  tag: 'Market',
+  summary: "This deployment's settings for the web app",
+  auth: 'none',
+  ok: { schema: clientConfigSchema },
+});
 
 export function marketRouter(deps: AppDeps, market?: MarketService): Router {
   const router = Router();
@@ -16,11 +35,11 @@ export function marketRouter(deps: AppDeps, market?: MarketService): Router {
       logger: deps.logger,
     });
 
-  router.get('/market', async (_req, res) => {
+  getMarket(router, async (_req, res) => {
     res.json((await service.get()) satisfies z.input<typeof marketResponseSchema>);
   });
 
-  router.get('/client-config', (_req, res) => {
+  getClientConfig(router, (_req, res) => {
     res.json({
       rpcUrl: deps.config.publicSolanaRpcUrl ?? deps.rpc.rpcUrl,
       demoPlatform: deps.config.demoPlatform,

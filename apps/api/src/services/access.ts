@@ -25,11 +25,6 @@ export interface AccessDeps {
   config: Pick<Config, 'adminWallets'>;
   prisma: PrismaClient;
   logger: Logger;
-  /**
-   * Ends a wallet's access wherever it is used: its live session and its sockets, on every instance
-   * (socket/access.ts). Called when an admin's change here leaves the wallet without access.
-   */
-  endAccess?: (wallet: string) => Promise<void>;
 }
 
 /** The 403 every refusal carries (REST: the body; sockets: connect_error's data). */
@@ -47,6 +42,7 @@ export class AccessControl {
   private readonly changedAt = new Map<string, number>();
   private lookUpsInFlight = 0;
   private readonly changeListeners = new Set<(wallet: string) => void>();
+  private readonly revokeHandlers = new Set<(wallet: string) => Promise<void>>();
 
   constructor(private readonly deps: AccessDeps) {}
 
@@ -58,6 +54,15 @@ export class AccessControl {
   onChange(listener: (wallet: string) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Ends a wallet's access wherever it is used when an admin's change here leaves it without access: its
+   * live session and its sockets, on every instance (socket/access.ts registers it once the sockets exist).
+   */
+  onRevoked(handler: (wallet: string) => Promise<void>): () => void {
+    this.revokeHandlers.add(handler);
+    return () => this.revokeHandlers.delete(handler);
   }
 
   /** Whether `wallet` may use the product, from memory when known (the handshake's check). */
@@ -119,9 +124,11 @@ export class AccessControl {
     this.forget(wallet);
     if (await this.allowedNow(wallet)) return;
     // The change is made: a session owner that does not answer now still hears the notification.
-    await this.deps.endAccess?.(wallet).catch((err: unknown) => {
-      this.deps.logger.warn({ err, wallet }, 'ending the access of a wallet failed here');
-    });
+    for (const handler of this.revokeHandlers) {
+      await handler(wallet).catch((err: unknown) => {
+        this.deps.logger.warn({ err, wallet }, 'ending the access of a wallet failed here');
+      });
+    }
   }
 
   private lookUpBatch(): void {

@@ -1,6 +1,6 @@
 import { PublicKey, SystemProgram } from '@solana/web3.js';
-import type { ChainInfo } from '@strm/local-chain';
-import type { Rpc } from '../rpc.ts';
+import type { LocalChainInfo } from '@strm/local-chain';
+import type { Rpc } from '../chain/rpc.ts';
 import { DomainError } from '../errors.ts';
 
 /** Only the project's local chain has a faucet; on devnet or mainnet its path does not exist. */
@@ -12,7 +12,7 @@ export const FAUCET_NOT_A_WALLET = 'The faucet funds wallets only, not programs 
 
 export async function runFaucet(
   rpc: Rpc,
-  local: ChainInfo,
+  local: LocalChainInfo,
   request: { wallet: string; sol: number; strm: number },
 ) {
   let wallet: PublicKey;

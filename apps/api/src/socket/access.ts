@@ -8,9 +8,9 @@ import { SERVER_MESSAGES } from '@strm/shared';
 import { performance } from 'node:perf_hooks';
 import { type ChannelListener, listenToChannel } from '../db/listen.ts';
 import type { Logger } from '../logger.ts';
-import { ACCESS_CHANNEL, type AccessControl } from '../services/access.ts';
-import type { Mining } from '../services/mining/index.ts';
-import { walletRoom } from './events.ts';
+import { ACCESS_CHANNEL } from '../services/access.ts';
+import type { Services } from '../services/index.ts';
+import { walletRoom } from './rooms.ts';
 import type { AppServer } from './contract.ts';
 
 /** How long an instance waits for a session another instance runs to close before closing the sockets. */
@@ -21,9 +21,9 @@ const SESSION_CLOSE_POLL_MS = 100;
  * Ends the wallet's session wherever it runs (its owner stops it; one left by a dead instance is taken over
  * and stopped), then tells every socket of the wallet, on every instance, why and disconnects them.
  */
-export function endAccessEverywhere(io: AppServer, mining: Mining, wallet: string): Promise<void> {
+export function endAccessEverywhere(io: AppServer, services: Services, wallet: string): Promise<void> {
   return oneAtATime(io, wallet, async () => {
-    await mining.engine.stopSession(wallet, 'access-revoked');
+    await services.engine.stopSession(wallet, 'access-revoked');
     const room = walletRoom(wallet);
     io.to(room).emit('error', { message: SERVER_MESSAGES.accessRevoked });
     io.in(room).disconnectSockets();
@@ -56,12 +56,12 @@ function oneAtATime(io: AppServer, wallet: string, run: () => Promise<void>): Pr
  * one that runs elsewhere, or whose close is being written, is waited for (its owner stops it), so the
  * sockets here hear its stream-stopped before they close.
  */
-function endAccessHere(io: AppServer, mining: Mining, wallet: string): Promise<void> {
-  return oneAtATime(io, wallet, () => endHere(io, mining, wallet));
+function endAccessHere(io: AppServer, services: Services, wallet: string): Promise<void> {
+  return oneAtATime(io, wallet, () => endHere(io, services, wallet));
 }
 
-async function endHere(io: AppServer, mining: Mining, wallet: string): Promise<void> {
-  const { engine } = mining;
+async function endHere(io: AppServer, services: Services, wallet: string): Promise<void> {
+  const { engine } = services;
   if (engine.isLive(wallet)) await engine.stopSession(wallet, 'access-revoked');
   const deadline = performance.now() + SESSION_CLOSE_WAIT_MS;
   while ((await engine.liveAnywhere(wallet)) && performance.now() < deadline) {
@@ -76,13 +76,13 @@ async function endHere(io: AppServer, mining: Mining, wallet: string): Promise<v
 export async function watchAccess(
   databaseUrl: string,
   io: AppServer,
-  access: AccessControl,
-  mining: Mining,
+  services: Services,
   logger: Logger,
 ): Promise<ChannelListener> {
+  const { access } = services;
   const onChange = async (wallet: string) => {
     access.forget(wallet);
-    if (!(await access.allowedNow(wallet))) await endAccessHere(io, mining, wallet);
+    if (!(await access.allowedNow(wallet))) await endAccessHere(io, services, wallet);
   };
   // While the connection is down changes are missed: kept answers expire within a minute, and sessions
   // and payouts check the database itself.

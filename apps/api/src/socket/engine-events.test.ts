@@ -1,5 +1,6 @@
 import type { ServerEventName } from '@strm/shared';
 import { describe, expect, it } from 'vitest';
+import type { WalletEventListener } from '../services/overlay/feed.ts';
 import { engineEvents, tapWalletEvents, type WalletEvents } from './engine-events.ts';
 
 function recorder() {
@@ -68,10 +69,12 @@ describe("the engine's outcomes on the wire", () => {
     const heard: ServerEventName[] = [];
     const tapped = tapWalletEvents(
       wallets,
-      (_wallet, event) => {
-        heard.push(event);
-        throw new Error('listener failed');
-      },
+      new Set<WalletEventListener>([
+        (_wallet, event) => {
+          heard.push(event);
+          throw new Error('listener failed');
+        },
+      ]),
       silentLogger,
     );
     engineEvents(tapped).notice('w', 'one');

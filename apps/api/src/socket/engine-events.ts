@@ -36,19 +36,24 @@ export function engineEvents(wallets: WalletEvents): EngineEvents {
   };
 }
 
-/** `events`, with every event to a wallet also handed to `listener` (whose failure never reaches the engine). */
+/**
+ * `events`, with every event to a wallet also handed to each of `listeners` (added at any time; a failure
+ * of one never reaches the engine).
+ */
 export function tapWalletEvents(
   events: WalletEvents,
-  listener: WalletEventListener,
+  listeners: ReadonlySet<WalletEventListener>,
   logger: Logger,
 ): WalletEvents {
   return {
     toWallet(wallet, event, payload) {
       events.toWallet(wallet, event, payload);
-      try {
-        listener(wallet, event, payload);
-      } catch (err) {
-        logger.error({ err, event }, 'a wallet event listener failed');
+      for (const listener of listeners) {
+        try {
+          listener(wallet, event, payload);
+        } catch (err) {
+          logger.error({ err, event }, 'a wallet event listener failed');
+        }
       }
     },
     ...relays(events),

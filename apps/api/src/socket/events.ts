@@ -22,9 +22,6 @@ function namedWallet(payload: Record<string, unknown>): unknown {
   return payload.wallet ?? payload.walletId;
 }
 
-/** Every socket of a wallet (all its tabs) joins this room. */
-export const walletRoom = (wallet: string) => `wallet:${wallet}`;
-
 /** Tells the socket of a refusal with its event (dailyLimitReached carries the day's mining so far). */
 function tell(socket: AppSocket, { event, message, details }: Refusal, request: ClientEventName): void {
   if (event === 'error') socket.emit('error', { message, event: request });

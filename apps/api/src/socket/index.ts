@@ -8,17 +8,16 @@ import {
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { AccessControl } from '../services/access.ts';
 import type { SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
-import type { Mining } from '../services/mining/index.ts';
+import type { Services } from '../services/index.ts';
 import type { AppServer, AppSocket } from './contract.ts';
 import type { WalletEvents } from './engine-events.ts';
-import { walletRoom } from './events.ts';
+import { walletRoom } from './rooms.ts';
 import { KeyedBuckets, TokenBucket } from './limits.ts';
 import { registerMining } from './mining.ts';
 import { socketsIfOnlyHere } from './redis-adapter.ts';
 import { registerRewards } from './rewards.ts';
-import { registerRooms } from './rooms.ts';
+import { registerRooms } from './platform-rooms.ts';
 import { registerTiers } from './tiers.ts';
 
 /** setTimeout's longest delay; a token valid longer is checked again then. */
@@ -84,7 +83,6 @@ export interface SocketDeps {
   config: Pick<Config, 'sockets'>;
   clock: Clock;
   logger: Logger;
-  access: AccessControl;
 }
 
 /**
@@ -133,11 +131,11 @@ function closeAtExpiry(socket: AppSocket, deps: SocketDeps): void {
 }
 
 /** Registers the handlers on every authenticated connection (the handshake middleware runs first). */
-export function registerMiningSockets(io: AppServer, mining: Mining, deps: SocketDeps): void {
+export function registerMiningSockets(io: AppServer, services: Services, deps: SocketDeps): void {
   const { logger } = deps;
   const perWallet = new KeyedBuckets(deps.config.sockets.walletEvents);
   io.on(SESSION_CONTROL, (owner, request, ack) => {
-    mining.engine
+    services.engine
       .controlForwarded(owner, request)
       .then(ack, (err: unknown) => {
         logger.error({ err, kind: request.kind }, 'a forwarded session request failed');
@@ -150,11 +148,11 @@ export function registerMiningSockets(io: AppServer, mining: Mining, deps: Socke
     limitEvents(socket, wallet, perWallet, deps);
     closeAtExpiry(socket, deps);
     void socket.join(walletRoom(wallet));
-    mining.engine.socketConnected(wallet);
-    socket.on('disconnect', () => mining.engine.socketDisconnected(wallet));
-    registerRooms(socket, mining, logger);
-    registerMining(socket, mining, logger, deps.access);
-    registerTiers(socket, mining, logger);
-    registerRewards(socket, mining, logger);
+    services.engine.socketConnected(wallet);
+    socket.on('disconnect', () => services.engine.socketDisconnected(wallet));
+    registerRooms(socket, services, logger);
+    registerMining(socket, services, logger);
+    registerTiers(socket, services, logger);
+    registerRewards(socket, services, logger);
   });
 }

@@ -13,25 +13,20 @@ import {
 import proxyaddr from 'proxy-addr';
 import type { Namespace, Socket } from 'socket.io';
 import type { Config } from '../config.ts';
-import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Metrics } from '../observability/metrics.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
-import type { Mining } from '../services/mining/index.ts';
-import { OverlayFeed, type OverlayPublisher } from '../services/overlay/feed.ts';
-import { tapWalletEvents, type WalletEvents } from './engine-events.ts';
-import { OverlayService } from '../services/overlay/index.ts';
+import type { ServiceOutputs } from '../services/index.ts';
+import type { OverlayPublisher } from '../services/overlay/feed.ts';
+import type { OverlayService } from '../services/overlay/index.ts';
 import type { Store } from 'express-rate-limit';
 import { addressLimiter, SocketCounts, TokenBucket } from './limits.ts';
 import { connectRefusal } from './refusals.ts';
 import type { AppServer, InterServerEvents } from './contract.ts';
+import { overlayLinkRoom, overlayRoom } from './rooms.ts';
 
 /** Overlays of one wallet connected to one instance (a streamer's scenes may each hold one). */
 const OVERLAYS_PER_WALLET = 20;
-
-const walletRoom = (wallet: string) => `overlay:${wallet}`;
-const linkRoom = (tokenHash: string) => `overlay-link:${tokenHash}`;
 
 interface OverlaySocketData {
   overlay: { wallet: string; tokenHash: string; expiresInMs: number };
@@ -54,49 +49,24 @@ const overlayNamespace = (io: AppServer) => io.of(OVERLAY_NAMESPACE) as unknown 
 function publisher(nsp: OverlayNamespace, clustered: boolean): OverlayPublisher {
   return {
     // Without Redis every overlay is here; with it, one may be on another instance (the adapter relays).
-    mayHaveWatchers: (wallet) => clustered || nsp.adapter.rooms.has(walletRoom(wallet)),
+    mayHaveWatchers: (wallet) => clustered || nsp.adapter.rooms.has(overlayRoom(wallet)),
     state: (wallet: string, state: OverlayState) =>
-      nsp.to(walletRoom(wallet)).emit(OVERLAY_EVENTS.state, state),
+      nsp.to(overlayRoom(wallet)).emit(OVERLAY_EVENTS.state, state),
     update: (wallet: string, update: OverlayUpdate) =>
-      nsp.to(walletRoom(wallet)).emit(OVERLAY_EVENTS.update, update),
+      nsp.to(overlayRoom(wallet)).emit(OVERLAY_EVENTS.update, update),
   };
 }
 
-export interface Overlays {
-  service: OverlayService;
-  /** The events to wallets, also heard by the overlay feed. */
-  tap(events: WalletEvents): WalletEvents;
-}
-
-/** The overlay service and feed over `io`; `mining` is read once the app is built. */
-export function createOverlays(
-  io: AppServer,
-  deps: AppDeps & { metrics: Metrics },
-  mining: () => Mining,
-  access: AccessControl,
-): Overlays {
+/** What the overlay service sends through this namespace: its feed's events, and an ended link's notice. */
+export function overlayOutputs(io: AppServer, clustered: boolean): ServiceOutputs['overlays'] {
   const nsp = overlayNamespace(io);
-  const service: OverlayService = new OverlayService({
-    prisma: deps.prisma,
-    clock: deps.clock,
-    webOrigin: deps.config.webOrigins[0]!,
-    linkTtlMs: deps.config.overlayLinkTtlMs,
-    stats: () => ({ prisma: deps.prisma, clock: deps.clock, tiers: mining().tiers, engine: mining().engine }),
+  return {
+    publisher: publisher(nsp, clustered),
     linkEnded: (_wallet, tokenHash) => {
-      nsp.to(linkRoom(tokenHash)).emit(OVERLAY_EVENTS.revoked, { message: OVERLAY_MESSAGES.revoked });
-      nsp.in(linkRoom(tokenHash)).disconnectSockets();
+      nsp.to(overlayLinkRoom(tokenHash)).emit(OVERLAY_EVENTS.revoked, { message: OVERLAY_MESSAGES.revoked });
+      nsp.in(overlayLinkRoom(tokenHash)).disconnectSockets();
     },
-    settingsChanged: (wallet) => feed.refresh(wallet),
-    hasAccess: (wallet) => access.allowedNow(wallet),
-    cardReads: (source) => deps.metrics.publicCardReads.inc({ source }),
-  });
-  const feed = new OverlayFeed({
-    publisher: publisher(nsp, Boolean(deps.config.redisUrl)),
-    stateOf: (wallet) => service.stateOf(wallet),
-    updateIntervalMs: deps.config.mining.updateIntervalMs,
-    logger: deps.logger,
-  });
-  return { service, tap: (events) => tapWalletEvents(events, feed.listener, deps.logger) };
+  };
 }
 
 /** The namespace's handshake and connections. */
@@ -144,18 +114,17 @@ export function registerOverlaySockets(
   });
   nsp.on('connection', (socket) => void connected(socket, service, deps));
   // A wallet whose access is revoked keeps nothing: its overlays connected here are told and disconnected
-  // (every instance hears the change), and its public card is no longer served.
+  // (every instance hears the change); its public card is forgotten by the service (services/index.ts).
   deps.access.onChange((wallet) => {
-    service.forgetCards(wallet);
-    if (!nsp.adapter.rooms.has(walletRoom(wallet))) return;
+    if (!nsp.adapter.rooms.has(overlayRoom(wallet))) return;
     deps.access
       .allowedNow(wallet)
       .then((allowed) => {
         if (allowed) return;
         nsp.local
-          .to(walletRoom(wallet))
+          .to(overlayRoom(wallet))
           .emit(OVERLAY_EVENTS.revoked, { message: SERVER_MESSAGES.accessRevoked });
-        nsp.local.in(walletRoom(wallet)).disconnectSockets();
+        nsp.local.in(overlayRoom(wallet)).disconnectSockets();
       })
       .catch((err: unknown) => deps.logger.warn({ err, wallet }, 'overlay access check failed'));
   });
@@ -182,7 +151,7 @@ async function connected(
   socket.use(([event], _next) => {
     if (bucket.take()) socket.emit('error', { message: OVERLAY_MESSAGES.readOnly, event: String(event) });
   });
-  await socket.join([walletRoom(wallet), linkRoom(tokenHash)]);
+  await socket.join([overlayRoom(wallet), overlayLinkRoom(tokenHash)]);
   try {
     // Read after joining: a link ended between the handshake and the join is caught here.
     const state = await service.stateOf(wallet, tokenHash);

@@ -1,20 +1,18 @@
-// join-room / leave-room: the wallet's verified platform account and its live state.
-import type { Logger } from '../logger.ts';
-import type { Mining } from '../services/mining/index.ts';
-import type { AppSocket } from './contract.ts';
-import { handle } from './events.ts';
+// Socket.IO rooms, by kind: every name a room has is made here.
+import type { StreamPlatform } from '@strm/shared';
+import { platformRoom } from '../platforms/adapter.ts';
 
-export function registerRooms(socket: AppSocket, mining: Mining, logger: Logger): void {
-  handle(socket, logger, 'join-room', async ({ platform }, wallet) => {
-    const room = await mining.engine.room(wallet, platform);
-    await socket.join(room.room);
-    socket.emit('joined-room', { platform, room: room.room });
-    socket.emit('room-data', room);
-  });
+/** Every socket of a wallet (all its tabs, on every instance) joins this room. */
+export const walletRoom = (wallet: string) => `wallet:${wallet}`;
 
-  handle(socket, logger, 'leave-room', async ({ platform }, wallet) => {
-    await mining.engine.stopSession(wallet, 'left-room', platform);
-    for (const room of socket.rooms) if (room.startsWith(`${platform}:`)) await socket.leave(room);
-    socket.emit('left-room', { platform });
-  });
-}
+/** A platform account's room (join-room), named by the platform (platforms/adapter.ts). */
+export { platformRoom };
+
+/** Whether `room` is a room of an account on `platform` (leave-room leaves them all). */
+export const isPlatformRoom = (room: string, platform: StreamPlatform) => room.startsWith(`${platform}:`);
+
+/** In the overlay namespace: every overlay of a wallet. */
+export const overlayRoom = (wallet: string) => `overlay:${wallet}`;
+
+/** In the overlay namespace: the overlays opened with one link (told and closed when it ends). */
+export const overlayLinkRoom = (tokenHash: string) => `overlay-link:${tokenHash}`;

@@ -9,16 +9,16 @@ import {
   Transaction,
   type TransactionInstruction,
 } from '@solana/web3.js';
-import { type ChainInfo, fundWallet } from '@strm/local-chain';
+import { type LocalChainInfo, fundWallet } from '@strm/local-chain';
 import { activateTierInstructions, miningProgram, readConfig } from '@strm/mining-client';
 
 export interface ChainAccess {
   connection: Connection;
-  info: ChainInfo;
+  info: LocalChainInfo;
 }
 
-export function chainInfoAt(dir: string): ChainInfo {
-  return JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as ChainInfo;
+export function chainInfoAt(dir: string): LocalChainInfo {
+  return JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as LocalChainInfo;
 }
 
 async function send(connection: Connection, signer: Keypair, instructions: TransactionInstruction[]) {

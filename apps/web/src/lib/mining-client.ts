@@ -1,4 +1,4 @@
-// The mining program's client for the browser, loaded on demand with the first blockchain action. The
+// The mining program's client for the browser, loaded on demand with the first wallet transaction. The
 // Buffer global must exist before Anchor evaluates, hence the import order.
 import './buffer-global.ts';
 

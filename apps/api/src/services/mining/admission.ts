@@ -1,13 +1,12 @@
 // Starting a session (start-stream) and the room it streams in (join-room): every rule is checked here,
 // against the chain, the platform and the database, before a session opens, and once more right after.
-import { fromBaseUnits, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
+import { fromBaseUnits, rateAt, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import type { LiveStatus, PlatformAccountRef } from '../../platforms/adapter.ts';
-import { normaliseUsername } from '../../platforms/adapter.ts';
-import type { RecordChange, TierActivation } from '../chain/streamer-records.ts';
+import { normaliseUsername, platformRoom } from '../../platforms/adapter.ts';
+import type { RecordChange, TierActivation } from '../tiers/records.ts';
 import { type EngineContext, platformLabel } from './context.ts';
 import { engagementBoostPermille } from './engagement.ts';
 import { DomainError } from '../../errors.ts';
-import { rateAt } from './rate.ts';
 import { buildSession, type LiveSession } from './session.ts';
 import { OpenSessionExists } from './store.ts';
 import type { StartRequest, StartResult } from './types.ts';
@@ -35,7 +34,7 @@ export async function room(ctx: EngineContext, wallet: string, platform: StreamP
   const status = await liveStatus(ctx, platform, account);
   return {
     platform,
-    room: `${platform}:${normaliseUsername(account.username)}`,
+    room: platformRoom(platform, account.username),
     username: account.username,
     isLive: status.live,
     viewers: status.viewers,

@@ -1,13 +1,12 @@
 // Requests on a wallet's live session (stop, increase-rate, view), run wherever the session runs: here
 // when this instance owns it, else at its owner, else (its owner gone) here after taking it over.
-import { fromBaseUnits, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
+import { fromBaseUnits, rateAt, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import type { EngineContext } from './context.ts';
 import { endSession, rateNow } from './ending.ts';
 import { DomainError } from '../../errors.ts';
 import { OWNER_UNREACHABLE } from './errors.ts';
 import { encodeView, forward } from './forwarding.ts';
 import { adoptFor } from './ownership.ts';
-import { rateAt } from './rate.ts';
 import type { EndReason, RateDue, SessionControl, SessionControlAnswer } from './types.ts';
 import { liveView } from './view.ts';
 

@@ -1,10 +1,9 @@
 // Ending a live session: credited once, in one statement, up to where it ends (never past its cap, its
 // boundary or the drop of its last socket), and the wallet told. A close the database refuses is kept and
 // written when it answers again.
-import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
+import { fromBaseUnits, rateAt, SERVER_MESSAGES } from '@strm/shared';
 import { dailyDurationAt, settle } from './accrual.ts';
 import type { EngineContext, PendingClose } from './context.ts';
-import { rateAt } from './rate.ts';
 import type { LiveSession } from './session.ts';
 import type { EndReason, RateDue } from './types.ts';
 

@@ -9,7 +9,7 @@ import { room, startSession } from './admission.ts';
 import { EngineContext } from './context.ts';
 import { controlForwarded, increaseRate, liveAnywhere, stopSession } from './control.ts';
 import { endAll } from './ending.ts';
-import { EngineLoops } from './lifecycle.ts';
+import { EngineLoops } from './running.ts';
 import { SocketCounter } from './sockets.ts';
 import type {
   EndReason,

@@ -1,12 +1,11 @@
 // Sessions across instances: each open session is owned by one instance (store.ts). Sessions of dead or
 // departed instances are taken over by the instance their wallet's socket reached, and resumed from their
 // row; those nobody takes within the grace period are closed at their last checkpoint.
-import { fromBaseUnits } from '@strm/shared';
+import { fromBaseUnits, rateAt } from '@strm/shared';
 import { minedUntil } from './accrual.ts';
 import type { EngineContext } from './context.ts';
-import type { TierActivation } from '../chain/streamer-records.ts';
+import type { TierActivation } from '../tiers/records.ts';
 import { endSession } from './ending.ts';
-import { rateAt } from './rate.ts';
 import { buildSession, checkpointOf, type LiveSession } from './session.ts';
 import type { SessionRow } from './store.ts';
 import {

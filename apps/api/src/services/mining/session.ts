@@ -1,7 +1,7 @@
 // A live session as the engine holds it in memory, built in one place whether it starts here or is taken
 // over from another instance's row.
 import { fromBaseUnits, type StreamPlatform } from '@strm/shared';
-import type { CatalogTier } from '../tiers.ts';
+import type { CatalogTier } from '../tiers/catalog.ts';
 import { type AccrualState, creditedUntil, minedUntil } from './accrual.ts';
 import { dailyCapAt } from './daily.ts';
 import type { Checkpoint } from './store.ts';

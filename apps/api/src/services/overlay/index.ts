@@ -11,7 +11,9 @@ import {
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import { DomainError } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
 import type { StatsDeps } from '../streamer/mining-stats.ts';
+import { OverlayFeed, type OverlayPublisher } from './feed.ts';
 import { overlayState, publicCard } from './state.ts';
 import { type OverlayRow, OverlayStore } from './store.ts';
 import { hashOverlayToken, isOverlayToken, newCardSlug, newOverlayToken } from './tokens.ts';
@@ -23,12 +25,15 @@ export interface OverlayServiceDeps {
   webOrigin: string;
   /** How long a link works from its creation (OVERLAY_LINK_TTL_DAYS). */
   linkTtlMs: number;
-  /** The mining figures (the engine and the tiers exist once the app is built). */
-  stats(): StatsDeps;
+  /** The mining figures. */
+  stats: StatsDeps;
+  /** Where the feed sends what overlays show (socket/overlay.ts). */
+  publisher: OverlayPublisher;
   /** A link stopped working (rotated or revoked): its overlays are told and disconnected. */
   linkEnded(wallet: string, tokenHash: string): void;
-  /** The theme or the opt-in changed: the wallet's overlays get their state again. */
-  settingsChanged(wallet: string): void;
+  /** The engine's update interval: a mining-update later than a few of them starts a session's state again. */
+  updateIntervalMs: number;
+  logger: Logger;
   /** Whether the wallet has beta access now (a revoked wallet's card is not served). */
   hasAccess?(wallet: string): Promise<boolean>;
   /** Counts a public card's answer by where it came from (`strm_public_card_reads_total`). */
@@ -48,8 +53,17 @@ export class OverlayService {
   private readonly cards = new Map<string, CardRead>();
   private readonly reading = new Map<string, Promise<CardRead>>();
 
+  /** What the wallets' overlays show, fed by the events the engine sends wallets (`feed.listener`). */
+  readonly feed: OverlayFeed;
+
   constructor(private readonly deps: OverlayServiceDeps) {
     this.store = new OverlayStore(deps.prisma);
+    this.feed = new OverlayFeed({
+      publisher: deps.publisher,
+      stateOf: (wallet) => this.stateOf(wallet),
+      updateIntervalMs: deps.updateIntervalMs,
+      logger: deps.logger,
+    });
   }
 
   async settings(wallet: string): Promise<OverlayResponse> {
@@ -85,7 +99,8 @@ export class OverlayService {
       ...(change.theme ? { theme: change.theme } : {}),
       ...(change.showBalance !== undefined ? { showBalance: change.showBalance } : {}),
     });
-    this.deps.settingsChanged(wallet);
+    // The theme or the opt-in changed: the wallet's overlays get their state again.
+    this.feed.refresh(wallet);
     return this.overlayOf(row);
   }
 
@@ -117,7 +132,7 @@ export class OverlayService {
   async stateOf(wallet: string, tokenHash?: string): Promise<OverlayState | null> {
     const row = await this.store.get(wallet);
     if (!row.tokenHash || (tokenHash !== undefined && row.tokenHash !== tokenHash)) return null;
-    return overlayState(this.deps.stats(), row);
+    return overlayState(this.deps.stats, row);
   }
 
   /**
@@ -129,10 +144,13 @@ export class OverlayService {
   async card(slug: string): Promise<PublicCard> {
     const now = this.deps.clock.now().getTime();
     const kept = this.cards.get(slug);
-    const read =
-      kept && now - kept.atMs < CARD_CACHE_MS
-        ? (this.deps.cardReads?.('memory'), kept)
-        : await this.readCard(slug, now);
+    let read: CardRead;
+    if (kept && now - kept.atMs < CARD_CACHE_MS) {
+      this.deps.cardReads?.('memory');
+      read = kept;
+    } else {
+      read = await this.readCard(slug, now);
+    }
     if (!read.card) throw new DomainError('card_not_found', OVERLAY_MESSAGES.cardNotFound);
     return read.card;
   }
@@ -151,7 +169,7 @@ export class OverlayService {
       if (!row?.cardSlug || !(await (this.deps.hasAccess?.(row.wallet) ?? true))) {
         return { card: null, wallet: row?.wallet ?? null, atMs: now };
       }
-      const card = await publicCard(this.deps.stats(), { ...row, cardSlug: row.cardSlug });
+      const card = await publicCard(this.deps.stats, { ...row, cardSlug: row.cardSlug });
       return { card, wallet: row.wallet, atMs: now };
     })();
     this.reading.set(slug, read);

@@ -4,14 +4,12 @@ import {
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import {
-  type Connection,
-  type Keypair,
-  PublicKey,
-  Transaction,
-  TransactionInstruction,
-} from '@solana/web3.js';
+import { type Connection, Keypair, PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { readFileSync } from 'node:fs';
+import { type MiningProgram, readConfig } from '@strm/mining-client';
+import { PRODUCT, TOKEN_DECIMALS } from '@strm/shared';
 import bs58 from 'bs58';
+import type { AppDeps } from '../../deps.ts';
 
 export interface Treasury {
   owner: Keypair;
@@ -25,6 +23,49 @@ export interface SignedPayout {
   /** The signed transaction, base64 (stored before sending). */
   transaction: string;
   lastValidBlockHeight: bigint;
+}
+
+/** A keypair file in the Solana CLI's format (a JSON array of the 64 secret-key bytes). */
+function readKeypair(path: string): Keypair {
+  return Keypair.fromSecretKey(Uint8Array.from(JSON.parse(readFileSync(path, 'utf8'))));
+}
+
+/**
+ * The local chain's treasury (chain.json), or TREASURY_KEYPAIR_PATH's token account of the config's mint;
+ * null when neither is there or the program has no config yet.
+ */
+export async function treasuryOf(
+  deps: Pick<AppDeps, 'localChainInfo' | 'config'>,
+  program: MiningProgram,
+): Promise<Treasury | null> {
+  if (deps.localChainInfo) {
+    const mint = new PublicKey(deps.localChainInfo.mint);
+    return {
+      owner: readKeypair(deps.localChainInfo.keypairs.treasuryOwner),
+      mint,
+      tokenAccount: new PublicKey(deps.localChainInfo.treasuryTokenAccount),
+      decimals: deps.localChainInfo.decimals,
+    };
+  }
+  if (!deps.config.treasuryKeypairPath) return null;
+  const owner = readKeypair(deps.config.treasuryKeypairPath);
+  const onChain = await readConfig(program);
+  if (!onChain) return null;
+  if (onChain.tokenDecimals !== TOKEN_DECIMALS) throw new Error(decimalsRefusal(onChain.tokenDecimals));
+  return {
+    owner,
+    mint: onChain.tokenMint,
+    tokenAccount: getAssociatedTokenAddressSync(onChain.tokenMint, owner.publicKey),
+    decimals: onChain.tokenDecimals,
+  };
+}
+
+/** The mint's decimals differ from what every amount here assumes (TOKEN_DECIMALS). */
+export function decimalsRefusal(onChain: number): string {
+  return (
+    `The mining program's config names a mint with ${onChain} decimals, but ${PRODUCT} amounts here assume ` +
+    `${TOKEN_DECIMALS}: payouts would be ${onChain > TOKEN_DECIMALS ? `${10 ** (onChain - TOKEN_DECIMALS)}× too small` : `${10 ** (TOKEN_DECIMALS - onChain)}× too large`}. Initialise the program with a ${TOKEN_DECIMALS}-decimal mint.`
+  );
 }
 
 export async function treasuryBalance(connection: Connection, treasury: Treasury): Promise<bigint> {

@@ -5,14 +5,14 @@ import {
   DAILY_MINING_LIMIT_SECONDS,
   fromBaseUnits,
   type MiningStats,
+  rateAt,
   SERVER_MESSAGES,
 } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import { localDay, usedInDay } from '../mining/daily.ts';
 import type { MiningEngine } from '../mining/engine.ts';
-import { rateAt } from '../mining/rate.ts';
-import type { TierCatalog } from '../tiers.ts';
+import type { TierCatalog } from '../tiers/catalog.ts';
 
 export interface StatsDeps {
   prisma: PrismaClient;

@@ -3,7 +3,7 @@
 import { fromBaseUnits, type Streamer } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import { type AdminDeps, isAdmin } from '../admins.ts';
-import type { TierCatalog } from '../tiers.ts';
+import type { TierCatalog } from '../tiers/catalog.ts';
 import { currentRate } from './mining-stats.ts';
 import type { StreamerStore } from './store.ts';
 

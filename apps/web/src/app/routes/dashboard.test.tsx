@@ -15,7 +15,7 @@ vi.mock('../../features/mining/index.ts', () => ({
   MiningControls: section('Mining Controls'),
   LiveStats: section('Live Stats'),
   MINING_MESSAGES: { noActiveTier: 'No Active Tier' },
-  useChainActions: () => ({}),
+  useWalletTransactions: () => ({}),
   useMiningStats: () => ({ data: undefined }),
 }));
 vi.mock('../../features/overlay/index.ts', () => ({ OverlayPanel: section('Stream overlay') }));

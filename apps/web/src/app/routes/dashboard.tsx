@@ -23,7 +23,7 @@ import {
   MiningControls,
   RewardsPanel,
   TierBadge,
-  useChainActions,
+  useWalletTransactions,
   useMiningStats,
 } from '../../features/mining/index.ts';
 import { useStreamer, useTokenBalance } from '../../features/streamer/index.ts';
@@ -79,7 +79,7 @@ export function Dashboard({ wallet }: { wallet: string }) {
   const market = useMarket();
   const config = useClientConfig();
   const live = useSocketState();
-  const actions = useChainActions(wallet);
+  const actions = useWalletTransactions(wallet);
   const client = useQueryClient();
 
   // Server state that a socket event changes is read again from the API.

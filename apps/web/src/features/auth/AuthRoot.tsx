@@ -12,7 +12,7 @@ type WalletAuthComponent = typeof import('./WalletAuth.tsx')['WalletAuth'];
 
 const loadWalletAuth = () => import('./WalletAuth.tsx').then((m) => m.WalletAuth);
 
-// Never reached: blockchain actions exist only on signed-in screens, which need the loaded session.
+// Never reached: wallet transactions exist only on signed-in screens, which need the loaded session.
 const notConnected = () => Promise.reject(new Error('The wallet code is not loaded'));
 
 export function AuthRoot({ children }: { children: ReactNode }) {

@@ -1,11 +1,17 @@
-// The calculator's estimate of a tier's hourly rate (spec §5): the web app's own, in whole tokens. The API
-// computes the rate it credits in base units (apps/api services/mining/rate.ts).
-import { RATE_DOUBLING_DAYS, type Tier } from '@strm/shared';
+// The calculator's hourly rate (spec §5): the tier's whole-token rates in base units, the shared rate rule
+// (@strm/shared rate.ts, the one the API credits by), and the result back in whole tokens for display.
+import { doublingsAfterDays, fromBaseUnits, hourlyRateUnits, type Tier, toBaseUnits } from '@strm/shared';
 
 type RateTier = Pick<Tier, 'hourly_base_rate' | 'hourly_max_rate'>;
 
-/** Hourly rate after `days` days holding the tier: base × 2^floor(days/10), capped at the max. */
+/** Whole tokens per hour after `days` days holding the tier: base × 2^floor(days/10), capped at the max. */
 export function rateAfterDays(tier: RateTier, days: number): number {
-  const doublings = Math.floor(Math.max(0, days) / RATE_DOUBLING_DAYS);
-  return Math.min(tier.hourly_base_rate * 2 ** doublings, tier.hourly_max_rate);
+  const units = hourlyRateUnits(
+    {
+      hourlyBaseRateUnits: toBaseUnits(tier.hourly_base_rate),
+      hourlyMaxRateUnits: toBaseUnits(tier.hourly_max_rate),
+    },
+    doublingsAfterDays(days),
+  );
+  return fromBaseUnits(units);
 }

@@ -17,7 +17,7 @@ export function useClientConfig() {
   return useQuery(clientConfigQuery);
 }
 
-/** The settings, waited for when they have not arrived yet (a blockchain action needs the RPC endpoint). */
+/** The settings, waited for when they have not arrived yet (a wallet transaction needs the RPC endpoint). */
 export function useLoadClientConfig() {
   const client = useQueryClient();
   return useCallback(() => client.ensureQueryData(clientConfigQuery), [client]);

@@ -59,7 +59,7 @@ export function useInitialTimezone(wallet: string, streamer: Pick<Streamer, 'tim
 }
 
 /** After a tier action or a collect: balances and the streamer's record change. */
-export function useRefreshAfterChainAction(wallet: string) {
+export function useRefreshAfterTransaction(wallet: string) {
   const client = useQueryClient();
   return () =>
     Promise.all(

@@ -5,4 +5,4 @@ export { MiningControls, tierActionBlock } from './components/MiningControls.tsx
 export { canCollect, RewardsPanel } from './components/RewardsPanel.tsx';
 export { TierBadge } from './components/TierBadge.tsx';
 export { MINING_MESSAGES } from './messages.ts';
-export { useChainActions } from './useChainActions.ts';
+export { useWalletTransactions } from './useWalletTransactions.ts';

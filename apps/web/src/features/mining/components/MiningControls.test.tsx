@@ -3,10 +3,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../testing/fake-api.ts';
-import type { useChainActions } from '../useChainActions.ts';
+import type { useWalletTransactions } from '../useWalletTransactions.ts';
 import { MiningControls } from './MiningControls.tsx';
 
-type Actions = ReturnType<typeof useChainActions>;
+type Actions = ReturnType<typeof useWalletTransactions>;
 
 const tiersBody = DEFAULT_TIERS.map((t, i) => ({ id: i + 1, ...t }));
 

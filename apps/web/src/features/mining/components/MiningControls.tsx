@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Card, CardTitle, Spinner } from '../../../compone
 import { formatNumber } from '../../../lib/format.ts';
 import { LOADING_TIERS, tiersErrorMessage, useTiers } from '../../tiers/index.ts';
 import { MINING_MESSAGES } from '../messages.ts';
-import type { useChainActions } from '../useChainActions.ts';
+import type { useWalletTransactions } from '../useWalletTransactions.ts';
 
 /** Why a tier's button is disabled, or null when it is not (spec §5 "Tier actions"). */
 export function tierActionBlock(
@@ -33,7 +33,7 @@ export function MiningControls({
   isLive: boolean;
   /** Undefined while the balance is being read. */
   balance: number | undefined;
-  actions: ReturnType<typeof useChainActions>;
+  actions: ReturnType<typeof useWalletTransactions>;
 }) {
   const tiers = useTiers();
   const busy = actions.busy !== null;

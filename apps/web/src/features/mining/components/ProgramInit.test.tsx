@@ -1,10 +1,10 @@
-// When the program client's code cannot be loaded (a failed chunk download), a blockchain action says
+// When the program client's code cannot be loaded (a failed chunk download), a wallet transaction says
 // 'Failed to initialize program' (spec §8) and the button is usable again, instead of failing silently.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../components/ui/index.ts';
-import { useChainActions } from '../useChainActions.ts';
+import { useWalletTransactions } from '../useWalletTransactions.ts';
 import { serveClientConfig } from './client-config.fixture.ts';
 import { RewardsPanel } from './RewardsPanel.tsx';
 
@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 function Rewards() {
-  const actions = useChainActions(wallet);
+  const actions = useWalletTransactions(wallet);
   return <RewardsPanel pending={5} isLive={false} sessionMined={0} actions={actions} />;
 }
 

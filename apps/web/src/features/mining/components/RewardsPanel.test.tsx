@@ -1,11 +1,11 @@
-// Mining Rewards with the real blockchain-action hook: the wallet, the RPC connection and the socket are
+// Mining Rewards with the real wallet-transaction hook: the wallet, the RPC connection and the socket are
 // the boundaries, replaced by fakes; the program client's error handling is the real one. web3.js's
 // transaction encoding is stubbed too: it checks Uint8Array across realms, which jsdom breaks.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../components/ui/index.ts';
-import { useChainActions } from '../useChainActions.ts';
+import { useWalletTransactions } from '../useWalletTransactions.ts';
 import { serveClientConfig } from './client-config.fixture.ts';
 import { RewardsPanel } from './RewardsPanel.tsx';
 
@@ -48,7 +48,7 @@ afterEach(() => {
 });
 
 function Rewards({ pending, isLive = false }: { pending: number; isLive?: boolean }) {
-  const actions = useChainActions(wallet);
+  const actions = useWalletTransactions(wallet);
   return <RewardsPanel pending={pending} isLive={isLive} sessionMined={3} actions={actions} />;
 }
 

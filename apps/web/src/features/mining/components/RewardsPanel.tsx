@@ -2,7 +2,7 @@ import { PRODUCT } from '@strm/shared';
 import { Alert, Button, Card, CardTitle } from '../../../components/ui/index.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { MINING_MESSAGES } from '../messages.ts';
-import type { useChainActions } from '../useChainActions.ts';
+import type { useWalletTransactions } from '../useWalletTransactions.ts';
 
 /** Collect is disabled while live, while collecting, or with nothing pending (spec §5). */
 export function canCollect(pending: number, isLive: boolean, collecting: boolean): boolean {
@@ -18,7 +18,7 @@ export function RewardsPanel({
   pending: number;
   isLive: boolean;
   sessionMined: number;
-  actions: ReturnType<typeof useChainActions>;
+  actions: ReturnType<typeof useWalletTransactions>;
 }) {
   const collecting = actions.busy?.action === 'collect';
   return (

@@ -1,16 +1,18 @@
+// Which Solana cluster the API uses, and the local validator (strm-local-chain, through @strm/local-chain)
+// launched and supervised here when no other is set.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChainInfo } from '@strm/local-chain';
-import type { Config } from './config.ts';
-import type { Logger } from './logger.ts';
-import type { Metrics } from './observability/metrics.ts';
-import { type Supervision, Supervisor } from './supervisor.ts';
+import type { LocalChainInfo } from '@strm/local-chain';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { type Supervision, Supervisor } from '../supervisor.ts';
 
 export interface RunningChain {
   rpcUrl: string;
   wsUrl: string | undefined;
   /** Only for the project's local chain: its mint, treasury and keypairs (chain.json). */
-  local: ChainInfo | undefined;
+  local: LocalChainInfo | undefined;
   /** Which mining program the local chain runs (absent for a chain this process did not start). */
   program?: 'SBF' | 'native';
   /** The local chain's supervision (restarted when it dies); absent with SOLANA_RPC_URL. */
@@ -53,7 +55,7 @@ export async function startChain(
     return { rpcUrl: config.solanaRpcUrl, wsUrl: config.solanaWsUrl, local: undefined, stop: async () => {} };
   }
   if (config.localChainDir) {
-    const info = JSON.parse(readFileSync(join(config.localChainDir, 'chain.json'), 'utf8')) as ChainInfo;
+    const info = JSON.parse(readFileSync(join(config.localChainDir, 'chain.json'), 'utf8')) as LocalChainInfo;
     logger.info({ rpc: info.rpcUrl, mint: info.mint }, 'using the local chain at LOCAL_CHAIN_DIR');
     return { rpcUrl: info.rpcUrl, wsUrl: info.wsUrl, local: info, stop: async () => {} };
   }

@@ -5,12 +5,12 @@ import { type Connection, PublicKey } from '@solana/web3.js';
 import type { BorshInstructionCoder } from '@coral-xyz/anchor';
 import { CLIENT_MESSAGES, type MiningProgram } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
-import type { PrismaClient } from '../db/index.ts';
-import { DomainError } from '../errors.ts';
-import { Prisma } from '../generated/prisma/client.ts';
-import type { Logger } from '../logger.ts';
-import type { StreamerRecords } from './chain/streamer-records.ts';
-import { getMaintenance } from './maintenance.ts';
+import type { PrismaClient } from '../../db/index.ts';
+import { DomainError } from '../../errors.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Logger } from '../../logger.ts';
+import type { StreamerRecords } from './records.ts';
+import { getMaintenance } from '../maintenance.ts';
 
 export interface TierActionDeps {
   prisma: PrismaClient;
@@ -19,7 +19,7 @@ export interface TierActionDeps {
   logger: Logger;
   /** Ends the wallet's live session (a deactivation while live). */
   endLiveSession(wallet: string): Promise<unknown>;
-  /** Whether the chain answers (chain.ts): when it does not, actions are refused at once. */
+  /** Whether the chain answers (the RPC client's `available()`, chain/rpc.ts): when it does not, actions are refused at once. */
   chainAvailable?: () => Promise<boolean>;
 }
 

@@ -1,7 +1,7 @@
 import { DEFAULT_TIERS, fromBaseUnits, type Tier, toBaseUnits } from '@strm/shared';
-import type { PrismaClient } from '../db/index.ts';
-import type { Tier as TierRow } from '../generated/prisma/client.ts';
-import type { Logger } from '../logger.ts';
+import type { PrismaClient } from '../../db/index.ts';
+import type { Tier as TierRow } from '../../generated/prisma/client.ts';
+import type { Logger } from '../../logger.ts';
 
 /** A tier as the engine uses it: base units, the deposit taken from the chain's config. */
 export interface CatalogTier {

@@ -1,8 +1,8 @@
 // The demo platform's account (local configurations only): created verified under the username asked for,
 // unless another wallet's verified demo account has it.
-import type { Clock } from '../../clock.ts';
-import { DomainError } from '../../errors.ts';
-import type { StreamerStore } from '../streamer/store.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import type { StreamerStore } from '../services/streamer/store.ts';
 
 export interface DemoAccountDeps {
   streamers: StreamerStore;

@@ -1,6 +1,7 @@
 // The chain is the truth about tiers: the streamer record at [b"streamer", wallet] exists only while the
-// streamer is active. Reads go through @strm/mining-client; changes are watched for every live session at
-// once over ONE PubSub connection with two subscriptions, whatever the number of sessions:
+// streamer is active. This is the API's reader of those records. Reads go through @strm/mining-client;
+// changes are watched for every live session at once over ONE PubSub connection (chain/pubsub.ts) with two
+// subscriptions, whatever the number of sessions:
 // - `programSubscribe` on the mining program, filtered to streamer records (Anchor discriminator): a record
 //   written (activated again, changed) arrives decoded;
 // - `logsSubscribe` mentioning the program: a deactivation's `TierDeactivated` event names the wallet. A
@@ -9,12 +10,12 @@
 //   confirmed by reading the record.
 // - `accountSubscribe` on any other account the API watches (the program's config, whose tier deposits the
 //   catalog reloads): one connection, one reconnect policy and one teardown for every chain watch.
-// A refused or dropped subscription is retried with a capped exponential backoff (one attempt at a time, no
-// flood), and once restored every watched record is read again: a change missed meanwhile is reported as
-// having happened when the watch was lost (fail closed: nothing is credited past that moment).
+// The connection retries a refused or dropped subscription with backoff; once restored every watched record
+// is read again: a change missed meanwhile is reported as having happened when the watch was lost (fail
+// closed: nothing is credited past that moment).
 import { PublicKey } from '@solana/web3.js';
 import { type MiningProgram, readStreamer, streamerPda } from '@strm/mining-client';
-import WebSocket from 'ws';
+import { PubSubClient, type PubSubStats } from '../../chain/pubsub.ts';
 import type { Logger } from '../../logger.ts';
 
 /** A streamer's activation record on chain: the mining tier it activated, when, and what it staked. */
@@ -60,10 +61,6 @@ export interface RecordWatchOptions {
 }
 
 const PAGE = 100;
-const PROGRAM_SUB = 1;
-const LOGS_SUB = 2;
-/** Request ids of accountSubscribe: this plus the watch's number. */
-const ACCOUNT_SUB_BASE = 1000;
 /** How `emit!` (sol_log_data) writes an event into the transaction's logs. */
 const PROGRAM_DATA = 'Program data: ';
 
@@ -82,13 +79,9 @@ function decodeRecord(program: MiningProgram, data: Buffer): TierActivation | nu
   }
 }
 
-/** What the chain watch has done (the benchmark prints it). */
-export interface ChainWatchStats {
-  connects: number;
-  refused: number;
-  dropped: number;
+/** What the chain watch has done (the benchmark prints it): the connection's counters and the re-reads. */
+export interface ChainWatchStats extends PubSubStats {
   resyncs: number;
-  notifications: number;
 }
 
 export function chainStreamerRecords(
@@ -108,29 +101,39 @@ class ChainStreamerRecords implements StreamerRecords {
    * of the engine's CPU at 3,000 live sessions when done again at every checkpoint's re-read.
    */
   private readonly pdaOfWallet = new Map<string, PublicKey>();
-  /** Accounts watched with accountSubscribe, by address, each with its request id; and the other way. */
-  private readonly accounts = new Map<string, { requestId: number; listeners: Set<() => void> }>();
-  private readonly accountOfRequest = new Map<number, string>();
-  /** The current socket's account subscriptions: the server's subscription id → the address. */
-  private accountOfSubscription = new Map<number, string>();
-  private nextAccountWatch = 0;
-  private socket: WebSocket | undefined;
-  /** Every subscription (program, logs and accounts) confirmed on the current socket. */
-  private subscribed = false;
-  private confirmed = new Set<number>();
+  /** Accounts watched with accountSubscribe, by address: one subscription whatever the number of listeners. */
+  private readonly accounts = new Map<
+    string,
+    { subscription: { cancel(): void }; listeners: Set<() => void> }
+  >();
+  private readonly pubsub: PubSubClient;
+  /** Whether the program and logs subscriptions are made (on first use: the connection opens then). */
+  private started = false;
   /** When the last working watch was lost (set until a restore has read every record again). */
   private lostAtMs: number | undefined;
-  private attempt = 0;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private closed = false;
-  private waiters = new Set<() => void>();
-  /** Counters for the benchmark and the logs. */
+  /** Counters for the benchmark and the logs (the connection counts in the same object). */
   readonly stats: ChainWatchStats = { connects: 0, refused: 0, dropped: 0, resyncs: 0, notifications: 0 };
 
   constructor(
     private readonly program: MiningProgram,
     private readonly options: RecordWatchOptions,
-  ) {}
+  ) {
+    this.pubsub = new PubSubClient(
+      {
+        url: options.wsUrl,
+        logger: options.logger,
+        name: 'streamer records',
+        minBackoffMs: options.minBackoffMs,
+        maxBackoffMs: options.maxBackoffMs,
+      },
+      this.stats,
+    );
+    this.pubsub.onLost((wasSubscribed) => {
+      // What is watched now is read again once the subscriptions are back.
+      if (wasSubscribed || this.listeners.size) this.lostAtMs ??= this.options.now();
+    });
+    this.pubsub.onRestored(() => this.restored());
+  }
 
   async read(wallet: string): Promise<TierActivation | null> {
     const record = await readStreamer(this.program, new PublicKey(wallet));
@@ -169,7 +172,7 @@ class ChainStreamerRecords implements StreamerRecords {
       this.walletOfPda.set(pda.toBase58(), wallet);
     }
     set.add(onChange);
-    this.ensureSocket();
+    this.start();
     return () => {
       const current = this.listeners.get(wallet);
       if (!current) return;
@@ -182,37 +185,28 @@ class ChainStreamerRecords implements StreamerRecords {
   }
 
   watchAccount(address: PublicKey, onChange: () => void): () => void {
+    this.start();
     const key = address.toBase58();
     let entry = this.accounts.get(key);
     if (!entry) {
-      entry = { requestId: ACCOUNT_SUB_BASE + this.nextAccountWatch++, listeners: new Set() };
+      const listeners = new Set<() => void>();
+      const subscription = this.pubsub.subscribe(
+        'accountSubscribe',
+        [key, { encoding: 'base64', commitment: 'confirmed' }],
+        () => this.accountChanged(key),
+      );
+      entry = { subscription, listeners };
       this.accounts.set(key, entry);
-      this.accountOfRequest.set(entry.requestId, key);
-      // On a connection already open, subscribe now; otherwise the connection's open does.
-      if (this.socket?.readyState === WebSocket.OPEN)
-        this.subscribeAccount(this.socket, key, entry.requestId);
     }
     entry.listeners.add(onChange);
-    this.ensureSocket();
     return () => {
       entry.listeners.delete(onChange);
       // The subscription itself lasts as long as the connection: the next one does not make it.
       if (!entry.listeners.size && this.accounts.get(key) === entry) {
         this.accounts.delete(key);
-        this.accountOfRequest.delete(entry.requestId);
+        entry.subscription.cancel();
       }
     };
-  }
-
-  private subscribeAccount(socket: WebSocket, address: string, requestId: number): void {
-    socket.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: requestId,
-        method: 'accountSubscribe',
-        params: [address, { encoding: 'base64', commitment: 'confirmed' }],
-      }),
-    );
   }
 
   private pda(wallet: string): PublicKey {
@@ -220,147 +214,41 @@ class ChainStreamerRecords implements StreamerRecords {
   }
 
   ready(timeoutMs: number): Promise<boolean> {
-    this.ensureSocket();
-    if (this.subscribed) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve(this.subscribed);
-      };
-      const timer = setTimeout(done, timeoutMs);
-      timer.unref();
-      this.waiters.add(done);
-    });
+    this.start();
+    return this.pubsub.ready(timeoutMs);
   }
 
   close(): void {
-    this.closed = true;
-    clearTimeout(this.retryTimer);
-    this.socket?.terminate();
-    this.socket = undefined;
-    for (const done of [...this.waiters]) done();
+    this.pubsub.close();
   }
 
-  // ---- the PubSub connection ---------------------------------------------------------------------
-
-  private ensureSocket(): void {
-    if (this.socket || this.retryTimer || this.closed) return;
-    this.connect();
+  /** The two subscriptions every watched record shares, made once (the connection opens with them). */
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    const { programId } = this.program;
+    const discriminator = this.program.coder.accounts.memcmp('streamer') as { bytes: string };
+    this.pubsub.subscribe(
+      'programSubscribe',
+      [
+        programId.toBase58(),
+        {
+          encoding: 'base64',
+          commitment: 'confirmed',
+          filters: [{ memcmp: { offset: 0, bytes: discriminator.bytes } }],
+        },
+      ],
+      (result) => this.programNotification(result),
+    );
+    this.pubsub.subscribe(
+      'logsSubscribe',
+      [{ mentions: [programId.toBase58()] }, { commitment: 'confirmed' }],
+      (result) => this.logsNotification(result),
+    );
   }
 
-  private connect(): void {
-    this.retryTimer = undefined;
-    this.stats.connects++;
-    const socket = new WebSocket(this.options.wsUrl);
-    this.socket = socket;
-    this.confirmed = new Set();
-    this.accountOfSubscription = new Map();
-    /** What this connection subscribes to: both streamer subscriptions and the accounts watched now. */
-    const expected = 2 + this.accounts.size;
-    socket.on('open', () => {
-      const { programId } = this.program;
-      const discriminator = this.program.coder.accounts.memcmp('streamer') as { bytes: string };
-      socket.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: PROGRAM_SUB,
-          method: 'programSubscribe',
-          params: [
-            programId.toBase58(),
-            {
-              encoding: 'base64',
-              commitment: 'confirmed',
-              filters: [{ memcmp: { offset: 0, bytes: discriminator.bytes } }],
-            },
-          ],
-        }),
-      );
-      socket.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: LOGS_SUB,
-          method: 'logsSubscribe',
-          params: [{ mentions: [programId.toBase58()] }, { commitment: 'confirmed' }],
-        }),
-      );
-      for (const [address, { requestId }] of this.accounts) this.subscribeAccount(socket, address, requestId);
-    });
-    socket.on('message', (raw) => this.message(socket, raw.toString(), expected));
-    socket.on('error', (err) => {
-      this.options.logger.warn({ err: err.message }, 'streamer records: PubSub connection failed');
-    });
-    socket.on('close', () => this.lost(socket));
-  }
-
-  /** The socket closed (dropped, refused, or closed by us): retry after the backoff. */
-  private lost(socket: WebSocket): void {
-    if (this.socket !== socket) return;
-    this.socket = undefined;
-    if (this.subscribed) {
-      this.stats.dropped++;
-      this.options.logger.warn('streamer records: PubSub subscription lost; retrying with backoff');
-    }
-    // What is watched now is read again once the subscriptions are back.
-    if (this.subscribed || this.listeners.size) this.lostAtMs ??= this.options.now();
-    this.subscribed = false;
-    if (this.closed) return;
-    const min = this.options.minBackoffMs ?? 250;
-    const max = this.options.maxBackoffMs ?? 30_000;
-    const delay = Math.min(max, min * 2 ** this.attempt);
-    this.attempt++;
-    // Jitter: many instances losing the same node do not come back in step.
-    this.retryTimer = setTimeout(() => this.connect(), delay / 2 + Math.random() * (delay / 2));
-    this.retryTimer.unref();
-  }
-
-  private message(socket: WebSocket, text: string, expected: number): void {
-    let msg: {
-      id?: number;
-      result?: unknown;
-      error?: { message?: string };
-      method?: string;
-      params?: { subscription?: number; result?: { context?: { slot?: number }; value?: unknown } };
-    };
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return;
-    }
-    const account = msg.id === undefined ? undefined : this.accountOfRequest.get(msg.id);
-    if (msg.id === PROGRAM_SUB || msg.id === LOGS_SUB || account) {
-      if (msg.error) {
-        this.stats.refused++;
-        this.options.logger.warn(
-          { error: msg.error.message, attempt: this.attempt },
-          'streamer records: subscription refused; retrying with backoff',
-        );
-        socket.terminate();
-        return;
-      }
-      if (account && typeof msg.result === 'number') this.accountOfSubscription.set(msg.result, account);
-      const wasComplete = this.confirmed.size >= expected;
-      this.confirmed.add(msg.id as number);
-      if (!wasComplete && this.confirmed.size >= expected) this.restored();
-      return;
-    }
-    if (msg.method === 'accountNotification') {
-      const address = this.accountOfSubscription.get(msg.params?.subscription ?? -1);
-      this.stats.notifications++;
-      if (address) this.accountChanged(address);
-      return;
-    }
-    const value = msg.params?.result?.value;
-    if (!value) return;
-    this.stats.notifications++;
-    if (msg.method === 'programNotification') this.programNotification(value);
-    else if (msg.method === 'logsNotification') this.logsNotification(value);
-  }
-
+  /** Every subscription is confirmed on a new connection: what may have been missed is read again. */
   private restored(): void {
-    this.subscribed = true;
-    this.attempt = 0;
-    for (const done of [...this.waiters]) done();
     // A change of a watched account may have been missed while the connection was down or not yet made.
     if (this.stats.connects > 1) for (const address of this.accounts.keys()) this.accountChanged(address);
     if (this.lostAtMs === undefined) return;
@@ -373,17 +261,19 @@ class ChainStreamerRecords implements StreamerRecords {
     this.readMany(wallets)
       .then((records) => {
         this.stats.resyncs++;
-        if (this.lostAtMs === lostAtMs && this.subscribed) this.lostAtMs = undefined;
+        if (this.lostAtMs === lostAtMs && this.pubsub.live) this.lostAtMs = undefined;
         for (const [wallet, record] of records) this.dispatch(wallet, { record, atMs: lostAtMs });
       })
       .catch((err: unknown) => {
         // Still unknown: drop the connection so the next restore reads them again.
         this.options.logger.warn({ err }, 'streamer records: reading watched records failed');
-        this.socket?.terminate();
+        this.pubsub.reconnect();
       });
   }
 
-  private programNotification(value: unknown): void {
+  private programNotification(result: unknown): void {
+    const value = (result as { value?: unknown } | undefined)?.value;
+    if (!value) return;
     const { pubkey, account } = value as {
       pubkey?: string;
       account?: { lamports?: number; data?: [string, string] };
@@ -396,7 +286,9 @@ class ChainStreamerRecords implements StreamerRecords {
     this.dispatch(wallet, { record });
   }
 
-  private logsNotification(value: unknown): void {
+  private logsNotification(result: unknown): void {
+    const value = (result as { value?: unknown } | undefined)?.value;
+    if (!value) return;
     const { err, logs } = value as { err?: unknown; logs?: string[] };
     if (err || !logs) return;
     // When it was seen, on the engine's clock (the chain's own timestamp has a second's resolution and

@@ -1,6 +1,8 @@
+// The RPC client: the API's JSON-RPC connection to a Solana cluster (the local validator, devnet or mainnet),
+// bounded in time, timed into the metrics, and telling whether the node answers.
 import { Connection } from '@solana/web3.js';
 import { closeConnectionSocket } from '@strm/mining-client';
-import type { Metrics } from './observability/metrics.ts';
+import type { Metrics } from '../observability/metrics.ts';
 
 /** What the API needs of a Solana cluster; the same for the local chain, devnet or mainnet. */
 export interface Rpc {

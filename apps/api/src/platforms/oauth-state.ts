@@ -4,9 +4,9 @@
 // refused: an authorisation started elsewhere (a forged link, a replay) never verifies an account here.
 import { createHash, randomBytes } from 'node:crypto';
 import { type Platform, SERVER_MESSAGES } from '@strm/shared';
-import type { Clock } from '../../clock.ts';
-import type { PrismaClient } from '../../db/index.ts';
-import { DomainError } from '../../errors.ts';
+import type { Clock } from '../clock.ts';
+import type { PrismaClient } from '../db/index.ts';
+import { DomainError } from '../errors.ts';
 
 /** How long an authorisation may take, from the authorize URL to the verification. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;

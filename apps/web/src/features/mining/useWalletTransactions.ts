@@ -1,4 +1,4 @@
-// The dashboard's blockchain actions: activate and deactivate a tier (spec §4), collect rewards (the
+// The dashboard's wallet transactions: activate and deactivate a tier (spec §4), collect rewards (the
 // empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
 // then told to the socket, whose answer decides.
 import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
@@ -10,30 +10,31 @@ import { rpcConnection } from '../../lib/rpc.ts';
 import { answerOf, requestSocket } from '../../lib/socket.ts';
 import { useAuth } from '../auth/index.ts';
 import { useLoadClientConfig } from '../client-config/index.ts';
-import { useRefreshAfterChainAction } from './api.ts';
+import { useRefreshAfterTransaction } from './api.ts';
 import { MINING_MESSAGES } from './messages.ts';
 
-export type ChainAction = 'activate' | 'deactivate' | 'collect';
+export type TransactionKind = 'activate' | 'deactivate' | 'collect';
 
 /** A failure whose message is already the one to show (the server's or the program's). */
 class ShownError extends Error {}
 
 /**
- * The program client (Anchor) is loaded with the first blockchain action, not with the dashboard. When its
- * code cannot be loaded the action says so (spec §8 'Failed to initialize program') instead of failing silently.
+ * The program client (Anchor) is loaded with the first wallet transaction, not with the dashboard. When
+ * its code cannot be loaded the action says so (spec §8 'Failed to initialize program') instead of failing
+ * silently.
  */
 const miningClient = () =>
   import('../../lib/mining-client.ts').catch(() => {
     throw new ShownError(MINING_MESSAGES.programInitFailed);
   });
 
-export function useChainActions(wallet: string) {
+export function useWalletTransactions(wallet: string) {
   const loadConfig = useLoadClientConfig();
   const session = useAuth();
   const toast = useToast();
-  const refresh = useRefreshAfterChainAction(wallet);
-  const [busy, setBusy] = useState<{ action: ChainAction; tier?: string } | null>(null);
-  const [error, setError] = useState<{ action: ChainAction; message: string } | null>(null);
+  const refresh = useRefreshAfterTransaction(wallet);
+  const [busy, setBusy] = useState<{ action: TransactionKind; tier?: string } | null>(null);
+  const [error, setError] = useState<{ action: TransactionKind; message: string } | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
 
   async function send(instructions: TransactionInstruction[]): Promise<string> {
@@ -49,7 +50,7 @@ export function useChainActions(wallet: string) {
   }
 
   async function run<T>(
-    action: ChainAction,
+    action: TransactionKind,
     tier: string | undefined,
     fallback: string,
     body: () => Promise<T>,

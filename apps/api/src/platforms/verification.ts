@@ -3,14 +3,14 @@
 // before it only gives the clear message first). No Express here: failures are DomainErrors.
 import { randomBytes } from 'node:crypto';
 import { type Platform, PLATFORMS, type PlatformStatus, SERVER_MESSAGES } from '@strm/shared';
-import type { Clock } from '../../clock.ts';
-import type { PrismaClient } from '../../db/index.ts';
-import { DomainError } from '../../errors.ts';
-import type { Logger } from '../../logger.ts';
-import { normaliseUsername } from '../../platforms/adapter.ts';
-import { PlatformError } from '../../platforms/http.ts';
-import type { TikTokPlatform } from '../../platforms/tiktok.ts';
-import { TWITCH_MESSAGES, type TwitchPlatform } from '../../platforms/twitch.ts';
+import type { Clock } from '../clock.ts';
+import type { PrismaClient } from '../db/index.ts';
+import { DomainError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { normaliseUsername } from './adapter.ts';
+import { PlatformError } from './fetch.ts';
+import type { TikTokPlatform } from './tiktok.ts';
+import { TWITCH_MESSAGES, type TwitchPlatform } from './twitch.ts';
 import { OAuthStates, pkceChallenge } from './oauth-state.ts';
 
 export interface VerificationDeps {

@@ -1,0 +1,45 @@
+// The streaming platforms the engine and the verification know: Twitch and TikTok (their base URLs from the
+// configuration), the demo platform when DEMO_PLATFORM is on, and any a test passes in (AppDeps.platforms).
+import type { StreamPlatform } from '@strm/shared';
+import type { AppDeps } from '../deps.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { PlatformAdapter, PlatformAdapters } from './adapter.ts';
+import { DemoPlatform } from './demo.ts';
+import { TikTokPlatform } from './tiktok.ts';
+import { TwitchPlatform } from './twitch.ts';
+
+export interface Platforms {
+  twitch: TwitchPlatform;
+  tiktok: TikTokPlatform;
+  /** The demo platform (local configurations only). */
+  demo: DemoPlatform | undefined;
+  /** Every adapter the engine asks about live state, by platform. */
+  adapters: PlatformAdapters;
+  /** Stops the adapters' polling. */
+  stop(): void;
+}
+
+export function createPlatforms(deps: AppDeps & { metrics: Metrics }): Platforms {
+  const { config, logger, metrics } = deps;
+  const { httpTimeoutMs } = config.platforms;
+  const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs, metrics }, logger);
+  const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs, metrics }, logger);
+  // Who is live on the demo platform is kept in the database, as a real platform's state is outside the API.
+  const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform(deps.prisma)) : undefined;
+  const adapters = new Map<StreamPlatform, PlatformAdapter>([
+    ['twitch', twitch],
+    ['tiktok', tiktok],
+  ]);
+  for (const adapter of deps.platforms ?? []) adapters.set(adapter.platform, adapter);
+  if (demo) adapters.set('demo', demo);
+  return {
+    twitch,
+    tiktok,
+    demo,
+    adapters,
+    stop() {
+      twitch.stop();
+      tiktok.stop();
+    },
+  };
+}
