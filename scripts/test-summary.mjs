@@ -46,6 +46,8 @@ if (process.argv[2] === '--step') {
 /** What each script is, as the step table names it. */
 const LABELS = {
   lint: 'lint (Biome)',
+  'test:references': 'references stay in the repo',
+  'test:cycles': 'import cycles (madge)',
   typecheck: 'typecheck',
   'test:style': 'Rust format',
   'test:rust': 'Rust build, clippy and tests',

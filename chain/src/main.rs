@@ -1,4 +1,4 @@
-//! `strm-local-chain`: the project's local Solana cluster (see README). JSON-RPC on --rpc-port, PubSub on
+//! `strm-local-chain`: the project's local Solana cluster (see chain/README.md). JSON-RPC on --rpc-port, PubSub on
 //! the next port, state kept in <data-dir>/ledger.bin across restarts.
 mod pubsub;
 mod rpc;
@@ -146,7 +146,7 @@ async fn main() -> Result<()> {
         (Some(engine), Some(program)) => Some(state::Sbf { engine, program }),
         _ => None,
     };
-    let chain = state::Chain::start(&ledger, limits, args.upgrade_authority, sbf.as_ref()).await?;
+    let validator = state::Validator::start(&ledger, limits, args.upgrade_authority, sbf.as_ref()).await?;
     let cheats = rpc::Cheats {
         token: write_cheat_token(&args.data_dir).context("writing the cheat token")?,
         listen_host: args.host.to_ascii_lowercase(),
@@ -158,25 +158,25 @@ async fn main() -> Result<()> {
     let ws = TcpListener::bind(ws_addr).await.with_context(|| format!("binding {ws_addr}"))?;
 
     let slots = {
-        let chain = chain.clone();
+        let validator = validator.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(state::SLOT_DURATION / 8);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tick.tick().await;
-                if let Err(e) = chain.follow_ticker().await {
+                if let Err(e) = validator.follow_ticker().await {
                     eprintln!("strm-local-chain: following the slots failed: {e:#}");
                 }
             }
         })
     };
     let saver = {
-        let chain = chain.clone();
+        let validator = validator.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(1));
             loop {
                 tick.tick().await;
-                if let Err(e) = chain.save().await {
+                if let Err(e) = validator.save().await {
                     eprintln!("strm-local-chain: saving the ledger failed: {e:#}");
                 }
             }
@@ -185,17 +185,18 @@ async fn main() -> Result<()> {
 
     println!(
         "strm-local-chain ready program={} rpc=http://{rpc_addr} ws=ws://{ws_addr} ledger={}",
-        chain.engine_name(),
+        validator.engine_name(),
         ledger.display()
     );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
-    let rpc_server = axum::serve(rpc, rpc::router(chain.clone(), cheats)).with_graceful_shutdown(wait(stop_rx.clone()));
+    let rpc_server =
+        axum::serve(rpc, rpc::router(validator.clone(), cheats)).with_graceful_shutdown(wait(stop_rx.clone()));
     let (live_tx, mut live_rx) = tokio::sync::mpsc::channel::<()>(1);
     let send_timeout = Duration::from_millis(args.pubsub_send_timeout_ms);
-    let ws_server = axum::serve(ws, pubsub::router(chain.clone(), stop_rx.clone(), live_tx, send_timeout))
+    let ws_server = axum::serve(ws, pubsub::router(validator.clone(), stop_rx.clone(), live_tx, send_timeout))
         .with_graceful_shutdown(wait(stop_rx));
     let servers = tokio::spawn(async move { tokio::join!(rpc_server, ws_server) });
 
@@ -209,7 +210,7 @@ async fn main() -> Result<()> {
         live_rx.recv().await;
     })
     .await;
-    chain.save().await.context("saving the ledger")?;
+    validator.save().await.context("saving the ledger")?;
     println!("strm-local-chain stopped");
     // The stdin watcher is a blocking read the runtime would otherwise wait for at shutdown.
     std::process::exit(0)

@@ -11,7 +11,7 @@ import {
   Transaction,
 } from '@solana/web3.js';
 import { toBaseUnits } from '@strm/shared';
-import type { ChainInfo } from './genesis.ts';
+import type { LocalChainInfo } from './genesis.ts';
 import { readKeypair } from './keys.ts';
 
 export interface FaucetResult {
@@ -28,7 +28,7 @@ export interface FaucetResult {
  */
 export async function fundWallet(
   connection: Connection,
-  info: ChainInfo,
+  info: LocalChainInfo,
   wallet: PublicKey,
   amounts: { sol: number; strm: number },
 ): Promise<FaucetResult> {

@@ -12,7 +12,7 @@ import { TOKEN_DECIMALS } from '@strm/shared';
 import { loadOrCreateKeypair } from './keys.ts';
 
 /** What the API and tests read about the local chain (`<data dir>/chain.json`). */
-export interface ChainInfo {
+export interface LocalChainInfo {
   rpcUrl: string;
   wsUrl: string;
   programId: string;
@@ -53,7 +53,7 @@ export async function ensureGenesis(
   connection: Connection,
   dataDir: string,
   urls: { rpcUrl: string; wsUrl: string },
-): Promise<ChainInfo> {
+): Promise<LocalChainInfo> {
   const keypairs = genesisKeypairPaths(dataDir);
   const authority = loadOrCreateKeypair(keypairs.authority);
   const mintKey = loadOrCreateKeypair(keypairs.mint);
@@ -94,7 +94,7 @@ export async function ensureGenesis(
   const config = await readConfig(program);
   if (!config) throw new Error('the mining config is missing after genesis');
 
-  const info: ChainInfo = {
+  const info: LocalChainInfo = {
     ...urls,
     programId: program.programId.toBase58(),
     mint: mintKey.publicKey.toBase58(),

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { Connection, type PublicKey } from '@solana/web3.js';
 import { closeConnectionSocket } from '@strm/mining-client';
 import { type AccountState, readCheatToken, setAccount } from './cheats.ts';
-import { type ChainInfo, ensureGenesis, upgradeAuthority } from './genesis.ts';
+import { type LocalChainInfo, ensureGenesis, upgradeAuthority } from './genesis.ts';
 import { type ChainProgram, programArgs } from './sbf.ts';
 
-export type { ChainInfo } from './genesis.ts';
+export type { LocalChainInfo } from './genesis.ts';
 export { type AccountState, CHEAT_TOKEN_HEADER, readCheatToken, setAccount } from './cheats.ts';
 export { fundWallet } from './faucet.ts';
 export { readKeypair } from './keys.ts';
@@ -42,7 +42,7 @@ export interface LocalChainOptions {
 export interface LocalChain {
   rpcUrl: string;
   wsUrl: string;
-  info: ChainInfo;
+  info: LocalChainInfo;
   /** Which mining program runs: its SBF build or the native one (the chain's ready line says). */
   program: 'SBF' | 'native';
   connection: Connection;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the mining program as an SBPF v3 `target/deploy/mining.so` from the package registries alone
 # (Debian's archive and crates.io), for machines where Solana's platform-tools cannot be downloaded.
-# The route and why each piece is pinned: ../../../shared/design/SBF.md and scripts/sbf/README.md.
+# The route and why each piece is pinned: scripts/sbf/README.md (summarised in docs/program.md#the-sbf-build).
 #
 #   scripts/sbf/sbf.sh setup    set up the toolchain (idempotent; cached in ~/.cache/strm-sbf)
 #   scripts/sbf/sbf.sh build    set up if needed, then build target/deploy/mining.so (default)

@@ -21,7 +21,7 @@ import { DemoPlatform } from '../src/platforms/demo.ts';
 import { chainStreamerRecords } from '../src/services/tiers/records.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { freePort } from '@strm/testing';
-import { answerProfiling, benchDatabase } from './support.ts';
+import { answerProfiling, benchDatabase, serverStats } from './support.ts';
 
 const count = Number(process.env.BENCH_STREAMERS ?? 10_000);
 const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
@@ -146,10 +146,7 @@ if (bare) {
   process.on('message', async (m: { type: string }) => {
     if (m.type === 'stats') {
       send({
-        type: 'stats',
-        rss: process.memoryUsage().rss,
-        cpu: process.cpuUsage(),
-        live: app.services.engine.liveCount,
+        ...serverStats(app),
         writes: { ...app.services.counters },
         chainWatch: { ...records.stats },
       });

@@ -10,7 +10,6 @@
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import {
   ask,
   type BenchStreamer,
@@ -21,24 +20,9 @@ import {
   processTable,
   rssMb,
   startClients,
+  transactions,
   treeCpu,
 } from './support.ts';
-
-/** Transactions PostgreSQL has ended in the database (committed or rolled back), by its own statistics. */
-async function transactions(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // Statistics are flushed by each backend at most once a second: ask for a fresh snapshot.
-    await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query(
-      'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
-    );
-    return Number(rows[0].n);
-  } finally {
-    await client.end();
-  }
-}
 
 /** CPU seconds of the server process itself and of its children (the engine's embedded PostgreSQL). */
 function serverCpu(pid: number) {

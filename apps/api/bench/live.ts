@@ -14,11 +14,10 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import pg from 'pg';
 import { embeddedUrl } from '../src/db/embedded.ts';
 import { repoRoot } from '../src/paths.ts';
 import { Api, prepareStreamers } from './live-prepare.ts';
-import { ask, percentile, processTable, rssMb, startClients } from './support.ts';
+import { ask, percentile, processTable, rssMb, startClients, transactions } from './support.ts';
 
 const env = process.env;
 const port = Number(env.PORT ?? 3000);
@@ -69,21 +68,6 @@ async function liveSessions(api: Api): Promise<number> {
 async function databaseUrl(): Promise<string | undefined> {
   if (env.DATABASE_URL) return env.DATABASE_URL;
   return embeddedUrl(join(dataDir, 'postgres'), Number(env.EMBEDDED_PG_PORT ?? 54320), 'strm');
-}
-
-/** Transactions PostgreSQL has ended in the product's database, by its own statistics. */
-async function transactions(dbUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: dbUrl });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query(
-      'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
-    );
-    return Number(rows[0].n);
-  } finally {
-    await client.end();
-  }
 }
 
 const api = new Api(url);

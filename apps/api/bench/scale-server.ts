@@ -14,6 +14,7 @@ import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
 import type { StreamerRecords } from '../src/services/tiers/records.ts';
 import { attachRedisAdapter } from '../src/socket/redis-adapter.ts';
+import { serverStats } from './support.ts';
 
 const send = (message: unknown) => process.send?.(message);
 const streamers = JSON.parse(readFileSync(process.env.BENCH_STREAMERS_FILE!, 'utf8')) as Array<{
@@ -71,10 +72,7 @@ delay.enable();
 process.on('message', async (m: { type: string }) => {
   if (m.type === 'stats') {
     send({
-      type: 'stats',
-      rss: process.memoryUsage().rss,
-      cpu: process.cpuUsage(),
-      live: app.services.engine.liveCount,
+      ...serverStats(app),
       // Since the previous stats (nanoseconds in the histogram).
       lagMeanMs: delay.mean / 1e6,
       lagMaxMs: delay.max / 1e6,

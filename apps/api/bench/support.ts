@@ -7,6 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@strm/testing';
+import pg from 'pg';
+import type { App } from '../src/app.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { applyMigrations } from '../src/db/schema-engine.ts';
@@ -26,6 +28,32 @@ export async function benchDatabase(): Promise<{ url: string; prisma: PrismaClie
       await pg.stop();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Transactions PostgreSQL has ended in the database (committed or rolled back), by its own statistics. */
+export async function transactions(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // Statistics are flushed by each backend at most once a second: ask for a fresh snapshot.
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query(
+      'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+/** What a bench server reports of itself when asked (its process and the sessions its engine runs). */
+export function serverStats(app: Pick<App, 'services'>) {
+  return {
+    type: 'stats',
+    rss: process.memoryUsage().rss,
+    cpu: process.cpuUsage(),
+    live: app.services.engine.liveCount,
   };
 }
 

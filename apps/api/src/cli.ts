@@ -1,4 +1,4 @@
-// The operators' admin CLI: `pnpm admin <command>` (see usage below and the README). It works on the
+// The operators' admin CLI: `pnpm admin <command>` (see usage below and docs/operations.md#operators-cli). It works on the
 // same database as the API: DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (the running one
 // when the product is up, otherwise started for the command and stopped after).
 import { userInfo } from 'node:os';

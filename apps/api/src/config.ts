@@ -289,7 +289,7 @@ function finalise(env: Env) {
         clientSecret: env.TWITCH_CLIENT_SECRET,
         authBaseUrl: env.TWITCH_AUTH_BASE_URL.replace(/\/+$/, ''),
         apiBaseUrl: env.TWITCH_API_BASE_URL.replace(/\/+$/, ''),
-        /** The implicit grant's return page (spec §2: /callback on the web app). */
+        /** The implicit grant's return page, /callback (docs/product.md#authorisation-return-page). */
         redirectUri: env.TWITCH_REDIRECT_URI ?? `${webOrigins[0]}/callback`,
         pollIntervalMs: env.TWITCH_POLL_INTERVAL_MS,
         maxFailedPolls: env.PLATFORM_MAX_FAILED_POLLS,

@@ -128,7 +128,7 @@ describe('production mode (NODE_ENV=production)', () => {
     ).toBe('https://api.mainnet-beta.solana.com/');
   });
 
-  it("keeps the TikTok API flag off unless TIKTOK_API is 'on' (spec §9)", () => {
+  it("keeps the TikTok API flag off unless TIKTOK_API is 'on' (docs/product.md#constants)", () => {
     expect(loadConfig({}).platforms.tiktok.apiEnabled).toBe(false);
     expect(loadConfig({ TIKTOK_API: 'off' }).platforms.tiktok.apiEnabled).toBe(false);
     expect(loadConfig({ TIKTOK_API: 'on' }).platforms.tiktok.apiEnabled).toBe(true);

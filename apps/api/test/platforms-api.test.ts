@@ -1,5 +1,5 @@
-// The platform endpoints' access, Twitch's authorisation URL and the usernames and status (spec §7, §8), over
-// a real PostgreSQL and the fake Twitch/TikTok servers.
+// The platform endpoints' access, Twitch's authorisation URL and the usernames and status
+// (docs/product.md#rest, #messages), over a real PostgreSQL and the fake Twitch/TikTok servers.
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { as, bare, newWallet, t, twitch, usePlatformApps } from './platforms-support.ts';

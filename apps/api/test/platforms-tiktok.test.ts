@@ -1,5 +1,5 @@
-// TikTok verification (spec §7): a code in the bio, and the TikTok API's code exchange behind its flag. Over a
-// real PostgreSQL and the fake TikTok server.
+// TikTok verification (docs/product.md#verification): a code in the bio, and the TikTok API's code exchange
+// behind its flag. Over a real PostgreSQL and the fake TikTok server.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from './support.ts';

@@ -1,5 +1,5 @@
-// Twitch verification (spec §7): the access token, the account's one owner, and the OAuth state the server makes
-// per attempt. Over a real PostgreSQL and the fake Twitch server.
+// Twitch verification (docs/product.md#verification): the access token, the account's one owner, and the
+// OAuth state the server makes per attempt. Over a real PostgreSQL and the fake Twitch server.
 import { describe, expect, it } from 'vitest';
 import { adminQuery, type TestApp } from './support.ts';
 import {

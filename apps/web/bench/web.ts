@@ -10,7 +10,7 @@
 //  2. Dashboard time to interactive (bench/dashboard.ts): from navigation start of an admitted wallet's page,
 //     through Connect and the sign-in, to the tier cards' Activate button being enabled (median of several
 //     runs), with the main thread's CPU time until then and the median load's timeline and trace.
-// It ends with the table of every figure against its target (markdown, as in the README) and exits non-zero
+// It ends with the table of every figure against its target (markdown, as in docs/benchmarks.md) and exits non-zero
 // when it cannot measure a figure or when a target (TARGETS) is missed. Lighthouse's performance figures
 // depend on the machine's load: the load average is printed beside them.
 import { availableParallelism, loadavg } from 'node:os';

@@ -21,7 +21,7 @@ use axum::{
 use futures_util::{Sink, SinkExt, StreamExt};
 use tokio::sync::{broadcast::error::RecvError, mpsc, watch, OwnedSemaphorePermit, Semaphore};
 
-use crate::state::Chain;
+use crate::state::Validator;
 
 mod session;
 
@@ -36,7 +36,7 @@ const MAX_REQUEST_BYTES: usize = 64 * 1024;
 
 #[derive(Clone)]
 struct Server {
-    chain: Arc<Chain>,
+    validator: Arc<Validator>,
     stopping: watch::Receiver<bool>,
     /// Every session holds a clone; when all are dropped the sessions have said goodbye.
     live: mpsc::Sender<()>,
@@ -48,13 +48,13 @@ struct Server {
 /// clients such as web3.js do not keep reconnecting to a chain that was stopped on purpose; `live`
 /// closes once they all have.
 pub fn router(
-    chain: Arc<Chain>,
+    validator: Arc<Validator>,
     stopping: watch::Receiver<bool>,
     live: mpsc::Sender<()>,
     send_timeout: Duration,
 ) -> Router {
     let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    Router::new().route("/", any(upgrade)).with_state(Server { chain, stopping, live, send_timeout, connections })
+    Router::new().route("/", any(upgrade)).with_state(Server { validator, stopping, live, send_timeout, connections })
 }
 
 async fn upgrade(ws: WebSocketUpgrade, State(server): State<Server>) -> Response {
@@ -80,10 +80,10 @@ async fn send_all<S: Sink<Message> + Unpin>(sink: &mut S, messages: Vec<Message>
 }
 
 async fn session(socket: WebSocket, server: Server, _permit: OwnedSemaphorePermit) {
-    let Server { chain, mut stopping, live: _live, send_timeout, .. } = server;
+    let Server { validator, mut stopping, live: _live, send_timeout, .. } = server;
     let (mut tx, mut rx) = socket.split();
-    let mut events = chain.events.subscribe();
-    let mut session = Session::new(chain);
+    let mut events = validator.events.subscribe();
+    let mut session = Session::new(validator);
 
     loop {
         let out = tokio::select! {

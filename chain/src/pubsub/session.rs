@@ -21,7 +21,7 @@ use crate::{
         params::{self, parse, pubkey},
         RpcError,
     },
-    state::{Chain, ChainEvent, Landed},
+    state::{ChainEvent, Landed, Validator},
 };
 
 /// The accounts one chain event's notifications read, and their encodings, each made once: on the SBF
@@ -34,21 +34,21 @@ struct Reads {
 
 impl Reads {
     /// The account as it is now; `None` when it does not exist (or could not be read).
-    async fn account(&mut self, chain: &Chain, address: &Pubkey) -> Option<&Account> {
+    async fn account(&mut self, validator: &Validator, address: &Pubkey) -> Option<&Account> {
         if !self.accounts.contains_key(address) {
-            let read = chain.account(address).await.ok().flatten();
+            let read = validator.account(address).await.ok().flatten();
             self.accounts.insert(*address, read);
         }
         self.accounts[address].as_ref()
     }
 
     /// The account's notification value; a closed account encodes as empty, as agave sends it.
-    async fn encoded(&mut self, chain: &Chain, address: &Pubkey, encoding: AccountEncoding) -> Option<Value> {
+    async fn encoded(&mut self, validator: &Validator, address: &Pubkey, encoding: AccountEncoding) -> Option<Value> {
         if let Some(value) = self.encoded.get(&(*address, encoding)) {
             return value.clone();
         }
-        let account = self.account(chain, address).await.cloned().unwrap_or_default();
-        let value = encode_account(chain, address, &account, encoding).await.ok();
+        let account = self.account(validator, address).await.cloned().unwrap_or_default();
+        let value = encode_account(validator, address, &account, encoding).await.ok();
         self.encoded.insert((*address, encoding), value.clone());
         value
     }
@@ -93,7 +93,7 @@ fn notify_in_slot(method: &str, subscription: u64, slot: u64, value: Value) -> M
 }
 
 pub struct Session {
-    chain: Arc<Chain>,
+    validator: Arc<Validator>,
     subscriptions: HashMap<u64, Subscription>,
     next_id: u64,
     /// The last transaction (by landing order) this session has told its subscribers about.
@@ -101,8 +101,8 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(chain: Arc<Chain>) -> Self {
-        Session { last_seq: chain.last_seq(), chain, subscriptions: HashMap::new(), next_id: 0 }
+    pub fn new(validator: Arc<Validator>) -> Self {
+        Session { last_seq: validator.last_seq(), validator, subscriptions: HashMap::new(), next_id: 0 }
     }
 
     pub async fn request(&mut self, text: &str) -> Vec<Message> {
@@ -153,7 +153,7 @@ impl Session {
             "signatureSubscribe" => {
                 let (signature, _): (String, Option<RpcSignatureSubscribeConfig>) = parse(params)?;
                 let signature = params::signature(&signature)?;
-                let landed = self.chain.with_tx(&signature, |t| (t.slot, t.meta.status.clone().err()));
+                let landed = self.validator.with_tx(&signature, |t| (t.slot, t.meta.status.clone().err()));
                 Ok((Subscription::Signature(signature), landed.map(|(slot, err)| (slot, json!({ "err": err })))))
             }
             "accountSubscribe" => {
@@ -215,22 +215,22 @@ impl Session {
     /// Account and program notifications for accounts that may have changed. Each account is read, and
     /// encoded in each encoding asked, once per event however many subscriptions name it.
     async fn accounts_changed(&self, keys: &[Pubkey]) -> Vec<Message> {
-        let slot = self.chain.slot();
+        let slot = self.validator.slot();
         let mut reads = Reads::default();
         let mut out = Vec::new();
         for (id, subscription) in &self.subscriptions {
             match subscription {
                 Subscription::Account { address, encoding } if keys.contains(address) => {
-                    let value = reads.encoded(&self.chain, address, *encoding).await;
+                    let value = reads.encoded(&self.validator, address, *encoding).await;
                     out.push(notify_in_slot("accountNotification", *id, slot, value.unwrap_or(Value::Null)));
                 }
                 Subscription::Program { program, encoding, filters } => {
                     for address in keys {
-                        let Some(account) = reads.account(&self.chain, address).await else { continue };
+                        let Some(account) = reads.account(&self.validator, address).await else { continue };
                         if account.owner != *program || !matches(filters, account) {
                             continue;
                         }
-                        let Some(encoded) = reads.encoded(&self.chain, address, *encoding).await else {
+                        let Some(encoded) = reads.encoded(&self.validator, address, *encoding).await else {
                             continue;
                         };
                         let value = json!({ "pubkey": address.to_string(), "account": encoded });
@@ -268,7 +268,7 @@ impl Session {
     /// After events were dropped for this session: what it missed, from the transactions the chain keeps;
     /// every watched account as it is now; the current slot. `None` when the chain no longer keeps them all.
     pub async fn catch_up(&mut self) -> Option<Vec<Message>> {
-        let missed = self.chain.landed_since(self.last_seq)?;
+        let missed = self.validator.landed_since(self.last_seq)?;
         let mut out = Vec::new();
         let mut keys: Vec<Pubkey> = Vec::new();
         for tx in &missed {
@@ -282,7 +282,7 @@ impl Session {
         keys.sort_unstable();
         keys.dedup();
         out.extend(self.accounts_changed(&keys).await);
-        out.extend(self.slot(self.chain.slot()));
+        out.extend(self.slot(self.validator.slot()));
         Some(out)
     }
 }

@@ -18,7 +18,7 @@ use super::{
     params::{parse, pubkey},
     with_context, RpcError, RpcResult,
 };
-use crate::state::Chain;
+use crate::state::Validator;
 
 /// How a request asks for accounts: the encoding (the method's default when it names none) and the part
 /// of each account's data to return.
@@ -46,7 +46,7 @@ impl AccountEncoding {
 }
 
 pub async fn encode_account(
-    chain: &Chain,
+    validator: &Validator,
     address: &Pubkey,
     account: &Account,
     AccountEncoding { encoding, slice }: AccountEncoding,
@@ -63,7 +63,7 @@ pub async fn encode_account(
     let additional = if encoding == UiAccountEncoding::JsonParsed && account.owner == spl_token::id() {
         let mint = solana_account_decoder::parse_token::get_token_account_mint(&account.data);
         match mint {
-            Some(mint) => chain.mint_decimals(&mint).await?.map(|decimals| AccountAdditionalDataV3 {
+            Some(mint) => validator.mint_decimals(&mint).await?.map(|decimals| AccountAdditionalDataV3 {
                 spl_token_additional_data: Some(SplTokenAdditionalDataV2::with_decimals(decimals)),
             }),
             None => None,
@@ -74,9 +74,9 @@ pub async fn encode_account(
     serde_json::to_value(encode_ui_account(address, account, encoding, additional, slice)).map_err(RpcError::internal)
 }
 
-async fn account_or_null(chain: &Chain, address: &Pubkey, encoding: AccountEncoding) -> RpcResult {
-    match chain.account(address).await? {
-        Some(account) => encode_account(chain, address, &account, encoding).await,
+async fn account_or_null(validator: &Validator, address: &Pubkey, encoding: AccountEncoding) -> RpcResult {
+    match validator.account(address).await? {
+        Some(account) => encode_account(validator, address, &account, encoding).await,
         None => Ok(Value::Null),
     }
 }
@@ -90,13 +90,13 @@ pub fn matches(filters: &[RpcFilterType], account: &Account) -> bool {
 }
 
 async fn program_accounts(
-    chain: &Chain,
+    validator: &Validator,
     owner: &Pubkey,
     filters: &[RpcFilterType],
 ) -> Result<Vec<(Pubkey, Account)>, RpcError> {
     let mut out = Vec::new();
-    for address in chain.known_addresses() {
-        if let Some(account) = chain.account(&address).await? {
+    for address in validator.known_addresses() {
+        if let Some(account) = validator.account(&address).await? {
             if account.owner == *owner && matches(filters, &account) {
                 out.push((address, account));
             }
@@ -105,29 +105,29 @@ async fn program_accounts(
     Ok(out)
 }
 
-async fn keyed(chain: &Chain, accounts: Vec<(Pubkey, Account)>, encoding: AccountEncoding) -> RpcResult {
+async fn keyed(validator: &Validator, accounts: Vec<(Pubkey, Account)>, encoding: AccountEncoding) -> RpcResult {
     let mut out = Vec::with_capacity(accounts.len());
     for (address, account) in accounts {
-        let encoded = encode_account(chain, &address, &account, encoding).await?;
+        let encoded = encode_account(validator, &address, &account, encoding).await?;
         out.push(json!({ "pubkey": address.to_string(), "account": encoded }));
     }
     Ok(Value::Array(out))
 }
 
-pub async fn balance(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn balance(validator: &Validator, params: &[Value]) -> RpcResult {
     let (address, _): (String, Option<RpcContextConfig>) = parse(params)?;
-    let lamports = chain.account(&pubkey(&address)?).await?.map(|a| a.lamports).unwrap_or_default();
-    with_context(chain, json!(lamports))
+    let lamports = validator.account(&pubkey(&address)?).await?.map(|a| a.lamports).unwrap_or_default();
+    with_context(validator, json!(lamports))
 }
 
-pub async fn account_info(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn account_info(validator: &Validator, params: &[Value]) -> RpcResult {
     let (address, config): (String, Option<RpcAccountInfoConfig>) = parse(params)?;
     let encoding = AccountEncoding::of(&config.unwrap_or_default(), UiAccountEncoding::Base58)?;
-    let value = account_or_null(chain, &pubkey(&address)?, encoding).await?;
-    with_context(chain, value)
+    let value = account_or_null(validator, &pubkey(&address)?, encoding).await?;
+    with_context(validator, value)
 }
 
-pub async fn multiple_accounts(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn multiple_accounts(validator: &Validator, params: &[Value]) -> RpcResult {
     let (addresses, config): (Vec<String>, Option<RpcAccountInfoConfig>) = parse(params)?;
     if addresses.len() > 100 {
         return Err(RpcError::invalid_params("Too many inputs provided; max 100"));
@@ -136,28 +136,28 @@ pub async fn multiple_accounts(chain: &Chain, params: &[Value]) -> RpcResult {
     let addresses = addresses.iter().map(|a| pubkey(a)).collect::<Result<Vec<_>, _>>()?;
     let mut values = Vec::with_capacity(addresses.len());
     for address in addresses {
-        values.push(account_or_null(chain, &address, encoding).await?);
+        values.push(account_or_null(validator, &address, encoding).await?);
     }
-    with_context(chain, Value::Array(values))
+    with_context(validator, Value::Array(values))
 }
 
-pub async fn program_accounts_of(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn program_accounts_of(validator: &Validator, params: &[Value]) -> RpcResult {
     let (program, config): (String, Option<RpcProgramAccountsConfig>) = parse(params)?;
     let program = pubkey(&program)?;
     let config = config.unwrap_or_default();
     let encoding = AccountEncoding::of(&config.account_config, UiAccountEncoding::Base64)?;
     let filters = config.filters.unwrap_or_default();
-    let accounts = program_accounts(chain, &program, &filters).await?;
-    let value = keyed(chain, accounts, encoding).await?;
+    let accounts = program_accounts(validator, &program, &filters).await?;
+    let value = keyed(validator, accounts, encoding).await?;
     if config.with_context.unwrap_or(false) {
-        with_context(chain, value)
+        with_context(validator, value)
     } else {
         Ok(value)
     }
 }
 
 /// getTokenAccountsByOwner, and getParsedTokenAccountsByOwner (`default` jsonParsed).
-pub async fn token_accounts_by_owner(chain: &Chain, params: &[Value], default: UiAccountEncoding) -> RpcResult {
+pub async fn token_accounts_by_owner(validator: &Validator, params: &[Value], default: UiAccountEncoding) -> RpcResult {
     let (owner, filter, config): (String, RpcTokenAccountsFilter, Option<RpcAccountInfoConfig>) = parse(params)?;
     let encoding = AccountEncoding::of(&config.unwrap_or_default(), default)?;
     let owner = pubkey(&owner)?;
@@ -171,8 +171,8 @@ pub async fn token_accounts_by_owner(chain: &Chain, params: &[Value], default: U
     // The owner's accounts by the chain's index (a validator's spl-token-owner index), each read and
     // checked as a walk of every token account would.
     let mut accounts = Vec::new();
-    for address in chain.token_accounts_of(&owner) {
-        let Some(account) = chain.account(&address).await? else { continue };
+    for address in validator.token_accounts_of(&owner) {
+        let Some(account) = validator.account(&address).await? else { continue };
         if account.owner != spl_token::id() || account.data.len() != spl_token::state::Account::LEN {
             continue;
         }
@@ -182,21 +182,21 @@ pub async fn token_accounts_by_owner(chain: &Chain, params: &[Value], default: U
             }
         }
     }
-    let value = keyed(chain, accounts, encoding).await?;
-    with_context(chain, value)
+    let value = keyed(validator, accounts, encoding).await?;
+    with_context(validator, value)
 }
 
-pub async fn token_account_balance(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn token_account_balance(validator: &Validator, params: &[Value]) -> RpcResult {
     let (address, _): (String, Option<CommitmentConfig>) = parse(params)?;
-    let account = chain
+    let account = validator
         .account(&pubkey(&address)?)
         .await?
         .filter(|a| a.owner == spl_token::id())
         .and_then(|a| spl_token::state::Account::unpack(&a.data).ok())
         .ok_or_else(|| RpcError::invalid_params("Invalid param: could not find account"))?;
-    let decimals = chain.mint_decimals(&account.mint).await?.unwrap_or_default();
+    let decimals = validator.mint_decimals(&account.mint).await?.unwrap_or_default();
     let amount = token_amount_to_ui_amount_v3(account.amount, &SplTokenAdditionalDataV2::with_decimals(decimals));
-    with_context(chain, serde_json::to_value(amount).map_err(RpcError::internal)?)
+    with_context(validator, serde_json::to_value(amount).map_err(RpcError::internal)?)
 }
 
 #[cfg(test)]
@@ -226,36 +226,36 @@ mod tests {
     #[tokio::test]
     async fn a_wallets_token_accounts_are_found_without_reading_every_account() {
         let dir = std::env::temp_dir().join(format!("strm-owner-index-test-{}", std::process::id()));
-        let chain = Chain::start(&dir.join("ledger.bin"), Limits::default(), None, None).await.unwrap();
+        let validator = Validator::start(&dir.join("ledger.bin"), Limits::default(), None, None).await.unwrap();
         let (mint, other_mint, wallet) = (Pubkey::new_unique(), Pubkey::new_unique(), Pubkey::new_unique());
         for _ in 0..300 {
-            chain.set_account(Pubkey::new_unique(), token_account(mint, Pubkey::new_unique())).await.unwrap();
+            validator.set_account(Pubkey::new_unique(), token_account(mint, Pubkey::new_unique())).await.unwrap();
         }
         let mut owned = [Pubkey::new_unique(), Pubkey::new_unique()];
         owned.sort();
-        chain.set_account(owned[0], token_account(mint, wallet)).await.unwrap();
-        chain.set_account(owned[1], token_account(other_mint, wallet)).await.unwrap();
+        validator.set_account(owned[0], token_account(mint, wallet)).await.unwrap();
+        validator.set_account(owned[1], token_account(other_mint, wallet)).await.unwrap();
         let found = |filter: Value| {
-            let chain = &chain;
+            let validator = &validator;
             async move {
                 let params = [json!(wallet.to_string()), filter, json!({ "encoding": "base64" })];
-                let answer = token_accounts_by_owner(chain, &params, UiAccountEncoding::Base64).await.unwrap();
+                let answer = token_accounts_by_owner(validator, &params, UiAccountEncoding::Base64).await.unwrap();
                 let addresses = answer["value"].as_array().unwrap().iter();
                 addresses.map(|a| a["pubkey"].as_str().unwrap().to_string()).collect::<Vec<_>>()
             }
         };
 
-        let reads = chain.reads();
+        let reads = validator.reads();
         let by_program = found(json!({ "programId": spl_token::id().to_string() })).await;
         assert_eq!(by_program, owned.map(|a| a.to_string()));
         // The wallet's two accounts (a walk of every account read the 300 others too).
-        assert!(chain.reads() - reads <= 2, "{} accounts read", chain.reads() - reads);
+        assert!(validator.reads() - reads <= 2, "{} accounts read", validator.reads() - reads);
         assert_eq!(found(json!({ "mint": mint.to_string() })).await, [owned[0].to_string()]);
 
         // Given to another owner by a cheat, then closed: no longer the wallet's.
-        chain.set_account(owned[0], token_account(mint, Pubkey::new_unique())).await.unwrap();
+        validator.set_account(owned[0], token_account(mint, Pubkey::new_unique())).await.unwrap();
         let closed = Account::new(0, 0, &solana_sdk::system_program::id());
-        chain.set_account(owned[1], closed).await.unwrap();
+        validator.set_account(owned[1], closed).await.unwrap();
         assert!(found(json!({ "programId": spl_token::id().to_string() })).await.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -8,25 +8,25 @@ use super::{
     params::{hash, parse},
     with_context, RpcError, RpcResult,
 };
-use crate::state::Chain;
+use crate::state::Validator;
 
-pub async fn latest_blockhash(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn latest_blockhash(validator: &Validator, params: &[Value]) -> RpcResult {
     let _: (Option<RpcContextConfig>,) = parse(params)?;
-    let (blockhash, last_valid) = chain.latest_blockhash().await?;
-    with_context(chain, json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid }))
+    let (blockhash, last_valid) = validator.latest_blockhash().await?;
+    with_context(validator, json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid }))
 }
 
-pub async fn is_blockhash_valid(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn is_blockhash_valid(validator: &Validator, params: &[Value]) -> RpcResult {
     let (blockhash, _): (String, Option<RpcContextConfig>) = parse(params)?;
-    let valid = chain.is_blockhash_valid(&hash(&blockhash)?).await?;
-    with_context(chain, json!(valid))
+    let valid = validator.is_blockhash_valid(&hash(&blockhash)?).await?;
+    with_context(validator, json!(valid))
 }
 
-pub async fn fee_for_message(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn fee_for_message(validator: &Validator, params: &[Value]) -> RpcResult {
     let (encoded, _): (String, Option<RpcContextConfig>) = parse(params)?;
     let bytes = BASE64.decode(encoded).map_err(|_| RpcError::invalid_params("invalid base64 encoding"))?;
     let message: VersionedMessage =
         bincode::deserialize(&bytes).map_err(|_| RpcError::invalid_params("invalid message"))?;
     message.sanitize().map_err(|e| RpcError::invalid_params(format!("invalid message: {e}")))?;
-    with_context(chain, json!(chain.fee_for_message(&message).await?))
+    with_context(validator, json!(validator.fee_for_message(&message).await?))
 }

@@ -12,7 +12,7 @@ use super::{
     transactions::send_error,
     RpcError, RpcResult,
 };
-use crate::state::{persistable, Chain, SendError};
+use crate::state::{persistable, SendError, Validator};
 
 /// The header that carries the cheat token (see `Cheats`).
 pub const CHEAT_TOKEN_HEADER: &str = "x-strm-cheat-token";
@@ -59,9 +59,9 @@ pub(super) fn refused(method: &str) -> RpcError {
     ))
 }
 
-pub async fn request_airdrop(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn request_airdrop(validator: &Validator, params: &[Value]) -> RpcResult {
     let (to, lamports, _): (String, u64, Option<RpcRequestAirdropConfig>) = parse(params)?;
-    let signature = chain.airdrop(&pubkey(&to)?, lamports).await.map_err(|e| match e {
+    let signature = validator.airdrop(&pubkey(&to)?, lamports).await.map_err(|e| match e {
         SendError::Simulation { err, .. } | SendError::Rejected(err) => {
             RpcError::internal(format!("airdrop of {lamports} lamports failed: {err}"))
         }
@@ -85,7 +85,7 @@ struct AccountSpec {
 
 /// `strm_setAccount`: tests use it to reach states no transaction can (e.g. a total near u64::MAX).
 /// Params: [address, { lamports, data: [base64, "base64"], owner, executable }].
-pub async fn set_account(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn set_account(validator: &Validator, params: &[Value]) -> RpcResult {
     let (address, spec): (String, AccountSpec) = parse(params)?;
     let address = pubkey(&address)?;
     let data = match spec.data {
@@ -100,10 +100,10 @@ pub async fn set_account(chain: &Chain, params: &[Value]) -> RpcResult {
         rent_epoch: u64::MAX,
     };
     // Overwriting a program or a sysvar would break the chain itself until a restart.
-    let current = chain.account(&address).await?;
+    let current = validator.account(&address).await?;
     if !persistable(&account) || current.as_ref().is_some_and(|a| !persistable(a)) {
         return Err(RpcError::invalid_params("strm_setAccount sets state accounts, not programs or sysvars"));
     }
-    chain.set_account(address, account).await?;
+    validator.set_account(address, account).await?;
     Ok(Value::Null)
 }

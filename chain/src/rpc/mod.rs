@@ -13,7 +13,7 @@ use axum::{
 };
 use serde_json::{json, Value};
 
-use crate::state::Chain;
+use crate::state::Validator;
 
 pub mod accounts;
 mod blocks;
@@ -62,18 +62,18 @@ type RpcResult = Result<Value, RpcError>;
 
 #[derive(Clone)]
 struct RpcServer {
-    chain: Arc<Chain>,
+    validator: Arc<Validator>,
     cheats: Cheats,
 }
 
 /// Browsers call RPC nodes from any origin (wallets, dapps); validators answer CORS permissively too.
-pub fn router(chain: Arc<Chain>, cheats: Cheats) -> Router {
+pub fn router(validator: Arc<Validator>, cheats: Cheats) -> Router {
     Router::new()
         .route("/", post(handle))
         // A validator's health check for load balancers and scripts.
         .route("/health", get(|| async { "ok" }))
         .layer(tower_http::cors::CorsLayer::permissive())
-        .with_state(RpcServer { chain, cheats })
+        .with_state(RpcServer { validator, cheats })
 }
 
 /// JSON only, as an agave node answers: a form or text/plain post (which a web page may send to any
@@ -94,7 +94,7 @@ async fn handle(State(server): State<RpcServer>, headers: HeaderMap, body: axum:
         )
             .into_response();
     }
-    let chain = &server.chain;
+    let validator = &server.validator;
     let cheats = server.cheats.allowed(&headers);
     let request: Value = match serde_json::from_slice(&body) {
         Ok(v) => v,
@@ -110,11 +110,11 @@ async fn handle(State(server): State<RpcServer>, headers: HeaderMap, body: axum:
         Value::Array(batch) => {
             let mut out = Vec::with_capacity(batch.len());
             for item in batch {
-                out.push(handle_one(chain, item, cheats).await);
+                out.push(handle_one(validator, item, cheats).await);
             }
             Value::Array(out)
         }
-        single => handle_one(chain, single, cheats).await,
+        single => handle_one(validator, single, cheats).await,
     };
     Json(response).into_response()
 }
@@ -123,7 +123,7 @@ fn error_response(id: Value, code: i64, message: &str) -> Value {
     json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message }, "id": id })
 }
 
-async fn handle_one(chain: &Chain, request: Value, cheats: bool) -> Value {
+async fn handle_one(validator: &Validator, request: Value, cheats: bool) -> Value {
     let id = request.get("id").cloned().unwrap_or(Value::Null);
     let Some(method) = request.get("method").and_then(Value::as_str) else {
         return error_response(id, -32600, "Invalid request");
@@ -136,7 +136,7 @@ async fn handle_one(chain: &Chain, request: Value, cheats: bool) -> Value {
     let result = if method.starts_with("strm_") && !cheats {
         Err(cheats::refused(method))
     } else {
-        dispatch(chain, method, &params).await
+        dispatch(validator, method, &params).await
     };
     match result {
         Ok(result) => json!({ "jsonrpc": "2.0", "result": result, "id": id }),
@@ -151,41 +151,42 @@ async fn handle_one(chain: &Chain, request: Value, cheats: bool) -> Value {
 }
 
 /// A value as of the chain's current slot, in the `{ context, value }` envelope.
-fn with_context(chain: &Chain, value: Value) -> RpcResult {
-    Ok(json!({ "context": { "apiVersion": VERSION, "slot": chain.slot() }, "value": value }))
+fn with_context(validator: &Validator, value: Value) -> RpcResult {
+    Ok(json!({ "context": { "apiVersion": VERSION, "slot": validator.slot() }, "value": value }))
 }
 
-async fn dispatch(chain: &Chain, method: &str, params: &[Value]) -> RpcResult {
+async fn dispatch(validator: &Validator, method: &str, params: &[Value]) -> RpcResult {
     match method {
         "getHealth" => Ok(json!("ok")),
         "getVersion" => Ok(json!({ "solana-core": VERSION, "feature-set": 0 })),
-        "getGenesisHash" => Ok(json!(chain.genesis_hash.to_string())),
-        "getSlot" => minimal::count(params, || chain.slot()),
-        "getBlockHeight" => minimal::count(params, || chain.block_height()),
-        "getTransactionCount" => minimal::count(params, || chain.transaction_count()),
-        "getEpochInfo" => minimal::epoch_info(chain, params).await,
-        "getMinimumBalanceForRentExemption" => minimal::minimum_balance_for_rent_exemption(chain, params).await,
-        "getLatestBlockhash" => blocks::latest_blockhash(chain, params).await,
-        "isBlockhashValid" => blocks::is_blockhash_valid(chain, params).await,
-        "getFeeForMessage" => blocks::fee_for_message(chain, params).await,
-        "getBalance" => accounts::balance(chain, params).await,
-        "getAccountInfo" => accounts::account_info(chain, params).await,
-        "getMultipleAccounts" => accounts::multiple_accounts(chain, params).await,
-        "getProgramAccounts" => accounts::program_accounts_of(chain, params).await,
+        "getGenesisHash" => Ok(json!(validator.genesis_hash.to_string())),
+        "getSlot" => minimal::count(params, || validator.slot()),
+        "getBlockHeight" => minimal::count(params, || validator.block_height()),
+        "getTransactionCount" => minimal::count(params, || validator.transaction_count()),
+        "getEpochInfo" => minimal::epoch_info(validator, params).await,
+        "getMinimumBalanceForRentExemption" => minimal::minimum_balance_for_rent_exemption(validator, params).await,
+        "getLatestBlockhash" => blocks::latest_blockhash(validator, params).await,
+        "isBlockhashValid" => blocks::is_blockhash_valid(validator, params).await,
+        "getFeeForMessage" => blocks::fee_for_message(validator, params).await,
+        "getBalance" => accounts::balance(validator, params).await,
+        "getAccountInfo" => accounts::account_info(validator, params).await,
+        "getMultipleAccounts" => accounts::multiple_accounts(validator, params).await,
+        "getProgramAccounts" => accounts::program_accounts_of(validator, params).await,
         "getTokenAccountsByOwner" => {
-            accounts::token_accounts_by_owner(chain, params, solana_account_decoder::UiAccountEncoding::Base64).await
-        }
-        "getParsedTokenAccountsByOwner" => {
-            accounts::token_accounts_by_owner(chain, params, solana_account_decoder::UiAccountEncoding::JsonParsed)
+            accounts::token_accounts_by_owner(validator, params, solana_account_decoder::UiAccountEncoding::Base64)
                 .await
         }
-        "getTokenAccountBalance" => accounts::token_account_balance(chain, params).await,
-        "sendTransaction" => transactions::send(chain, params).await,
-        "simulateTransaction" => transactions::simulate(chain, params).await,
-        "getSignatureStatuses" => transactions::signature_statuses(chain, params),
-        "getTransaction" => transactions::transaction(chain, params),
-        "requestAirdrop" => cheats::request_airdrop(chain, params).await,
-        "strm_setAccount" => cheats::set_account(chain, params).await,
+        "getParsedTokenAccountsByOwner" => {
+            accounts::token_accounts_by_owner(validator, params, solana_account_decoder::UiAccountEncoding::JsonParsed)
+                .await
+        }
+        "getTokenAccountBalance" => accounts::token_account_balance(validator, params).await,
+        "sendTransaction" => transactions::send(validator, params).await,
+        "simulateTransaction" => transactions::simulate(validator, params).await,
+        "getSignatureStatuses" => transactions::signature_statuses(validator, params),
+        "getTransaction" => transactions::transaction(validator, params),
+        "requestAirdrop" => cheats::request_airdrop(validator, params).await,
+        "strm_setAccount" => cheats::set_account(validator, params).await,
         _ => Err(RpcError::method_not_found(method)),
     }
 }

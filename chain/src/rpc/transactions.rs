@@ -15,7 +15,7 @@ use super::{
     params::{parse, signature},
     with_context, RpcError, RpcResult,
 };
-use crate::state::{Chain, SendError};
+use crate::state::{SendError, Validator};
 
 /// Size limits of a transaction on the wire (one packet), raw and encoded, as an agave node checks them.
 const PACKET_DATA_SIZE: usize = 1232;
@@ -103,8 +103,8 @@ fn signature_failure() -> RpcError {
     RpcError { code: -32003, message: "Transaction signature verification failure".into(), data: None }
 }
 
-fn signature_status(chain: &Chain, signature: &Signature) -> Value {
-    chain
+fn signature_status(validator: &Validator, signature: &Signature) -> Value {
+    validator
         .with_tx(signature, |tx| {
             let err = tx.meta.status.clone().err();
             json!({
@@ -118,15 +118,15 @@ fn signature_status(chain: &Chain, signature: &Signature) -> Value {
         .unwrap_or(Value::Null)
 }
 
-pub async fn send(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn send(validator: &Validator, params: &[Value]) -> RpcResult {
     let (encoded, config): (String, Option<RpcSendTransactionConfig>) = parse(params)?;
     let config = config.unwrap_or_default();
     let tx = decode_transaction(&encoded, config.encoding)?;
-    let signature = chain.send(tx, config.skip_preflight).await.map_err(send_error)?;
+    let signature = validator.send(tx, config.skip_preflight).await.map_err(send_error)?;
     Ok(json!(signature.to_string()))
 }
 
-pub async fn simulate(chain: &Chain, params: &[Value]) -> RpcResult {
+pub async fn simulate(validator: &Validator, params: &[Value]) -> RpcResult {
     let (encoded, config): (String, Option<RpcSimulateTransactionConfig>) = parse(params)?;
     let config = config.unwrap_or_default();
     let mut tx = decode_transaction(&encoded, config.encoding)?;
@@ -138,29 +138,29 @@ pub async fn simulate(chain: &Chain, params: &[Value]) -> RpcResult {
     }
     // Wallets simulate before the user signs, with whatever blockhash the dapp put in.
     let replacement = if config.replace_recent_blockhash {
-        let (blockhash, last_valid_block_height) = chain.latest_blockhash().await?;
+        let (blockhash, last_valid_block_height) = validator.latest_blockhash().await?;
         tx.message.set_recent_blockhash(blockhash);
         json!({ "blockhash": blockhash.to_string(), "lastValidBlockHeight": last_valid_block_height })
     } else {
         Value::Null
     };
-    let (err, logs, units) = chain.simulate(tx).await.map_err(RpcError::internal)?;
-    with_context(chain, simulation_value(err.as_ref(), logs, units, replacement))
+    let (err, logs, units) = validator.simulate(tx).await.map_err(RpcError::internal)?;
+    with_context(validator, simulation_value(err.as_ref(), logs, units, replacement))
 }
 
-pub fn signature_statuses(chain: &Chain, params: &[Value]) -> RpcResult {
+pub fn signature_statuses(validator: &Validator, params: &[Value]) -> RpcResult {
     let (signatures, _): (Vec<String>, Option<RpcSignatureStatusConfig>) = parse(params)?;
     if signatures.len() > 256 {
         return Err(RpcError::invalid_params("Too many inputs provided; max 256"));
     }
     let mut values = Vec::with_capacity(signatures.len());
     for s in &signatures {
-        values.push(signature_status(chain, &signature(s)?));
+        values.push(signature_status(validator, &signature(s)?));
     }
-    with_context(chain, Value::Array(values))
+    with_context(validator, Value::Array(values))
 }
 
-pub fn transaction(chain: &Chain, params: &[Value]) -> RpcResult {
+pub fn transaction(validator: &Validator, params: &[Value]) -> RpcResult {
     let (given, config): (String, Option<RpcEncodingConfigWrapper<RpcTransactionConfig>>) = parse(params)?;
     let signature = signature(&given)?;
     let config = config.map(|c| c.convert_to_current()).unwrap_or_default();
@@ -171,7 +171,7 @@ pub fn transaction(chain: &Chain, params: &[Value]) -> RpcResult {
         | UiTransactionEncoding::Base58) => encoding,
         other => return Err(RpcError::invalid_params(format!("Invalid params: unsupported encoding {other}"))),
     };
-    let Some(confirmed) = chain.with_tx(&signature, |tx| tx.confirmed()) else { return Ok(Value::Null) };
+    let Some(confirmed) = validator.with_tx(&signature, |tx| tx.confirmed()) else { return Ok(Value::Null) };
     let encoded = confirmed.encode(encoding, config.max_supported_transaction_version).map_err(|e| RpcError {
         code: -32015,
         message: format!("Transaction version is not supported by the requesting client: {e}"),

@@ -21,7 +21,7 @@ use solana_transaction_status::{
     map_inner_instructions, InnerInstructions, TransactionStatusMeta, TransactionTokenBalance,
 };
 
-use super::{token_owner, Chain, ChainEvent, Engine, SendError, SLOT_DURATION};
+use super::{token_owner, ChainEvent, Engine, SendError, Validator, SLOT_DURATION};
 
 /// What running a transaction gave, on either engine.
 pub(super) struct Executed {
@@ -62,7 +62,7 @@ pub(crate) fn mining_entry<'info>(program_id: &Pubkey, accounts: &[AccountInfo<'
     mining::entry(program_id, accounts, data)
 }
 
-impl Chain {
+impl Validator {
     /// Local development only: overwrite an account (as Surfpool's or Anvil's cheat codes do).
     pub async fn set_account(&self, address: Pubkey, account: Account) -> Result<()> {
         let _no_transaction = self.tx_lock.lock().await;

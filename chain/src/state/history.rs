@@ -12,7 +12,7 @@ use solana_transaction_status::{
     VersionedTransactionWithStatusMeta,
 };
 
-use super::{tokens::TokenOwners, Chain};
+use super::{tokens::TokenOwners, Validator};
 
 /// A transaction that landed (successfully or not), as PubSub tells it.
 #[derive(Debug)]
@@ -62,7 +62,7 @@ pub(super) struct Memory {
     pub(super) tokens: TokenOwners,
 }
 
-impl Chain {
+impl Validator {
     pub fn remember(&self, keys: impl IntoIterator<Item = Pubkey>) {
         let mut memory = self.memory.lock().unwrap();
         for key in keys {

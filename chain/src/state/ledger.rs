@@ -10,7 +10,7 @@ use std::{
 use anyhow::{Context, Result};
 use solana_sdk::{account::Account, pubkey::Pubkey, signature::Signer};
 
-use super::Chain;
+use super::Validator;
 
 /// Accounts that are state (the ledger keeps them), as opposed to programs and sysvars, which every start
 /// makes afresh.
@@ -81,7 +81,7 @@ impl Saved {
     }
 }
 
-impl Chain {
+impl Validator {
     /// Writes the ledger file when an account changed: the changed ones read again, every one written.
     pub async fn save(&self) -> Result<()> {
         let mut saved = self.save_lock.lock().await;
@@ -96,7 +96,7 @@ impl Chain {
         // error, or the periodic saver aborted at shutdown between its awaits, which the SBF engine's reads
         // make likely) gives its own back, or the shutdown's save finds nothing to write and the last
         // second is lost.
-        let mut unsaved = Unsaved { chain: self, keys: changed, written: false };
+        let mut unsaved = Unsaved { validator: self, keys: changed, written: false };
         let mut gone = Vec::new();
         for key in &unsaved.keys {
             match self.account(key).await? {
@@ -139,7 +139,7 @@ impl Chain {
 
 /// Gives its changes back to the next save when dropped before the save it guards wrote the file.
 struct Unsaved<'a> {
-    chain: &'a Chain,
+    validator: &'a Validator,
     keys: Vec<Pubkey>,
     written: bool,
 }
@@ -147,7 +147,7 @@ struct Unsaved<'a> {
 impl Drop for Unsaved<'_> {
     fn drop(&mut self) {
         if !self.written {
-            self.chain.memory.lock().unwrap().changed.extend(self.keys.iter().copied());
+            self.validator.memory.lock().unwrap().changed.extend(self.keys.iter().copied());
         }
     }
 }
@@ -162,13 +162,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("strm-ledger-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let ledger = dir.join("gone").join("ledger.bin");
-        let chain = Chain::start(&ledger, Limits::default(), None, None).await.unwrap();
+        let validator = Validator::start(&ledger, Limits::default(), None, None).await.unwrap();
         let wallet = Pubkey::new_unique();
-        assert!(chain.airdrop(&wallet, 5_000_000).await.is_ok());
+        assert!(validator.airdrop(&wallet, 5_000_000).await.is_ok());
         // Its directory does not exist: the write fails, after the accounts were read.
-        assert!(chain.save().await.is_err());
+        assert!(validator.save().await.is_err());
         std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
-        chain.save().await.unwrap();
+        validator.save().await.unwrap();
         let kept = read(&ledger).unwrap();
         assert!(kept.iter().any(|(address, account)| *address == wallet && account.lamports == 5_000_000));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -180,18 +180,18 @@ mod tests {
         let ledger = dir.join("ledger.bin");
         std::fs::create_dir_all(&dir).unwrap();
         let system = solana_sdk::system_program::id();
-        let chain = Chain::start(&ledger, Limits::default(), None, None).await.unwrap();
+        let validator = Validator::start(&ledger, Limits::default(), None, None).await.unwrap();
         let wallets: Vec<Pubkey> = (0..500).map(|_| Pubkey::new_unique()).collect();
         for (i, wallet) in wallets.iter().enumerate() {
-            chain.set_account(*wallet, Account::new(1_000_000 + i as u64, 0, &system)).await.unwrap();
+            validator.set_account(*wallet, Account::new(1_000_000 + i as u64, 0, &system)).await.unwrap();
         }
-        chain.save().await.unwrap();
+        validator.save().await.unwrap();
         let fresh = Pubkey::new_unique();
-        assert!(chain.airdrop(&fresh, 5_000_000).await.is_ok());
-        let reads = chain.reads();
-        chain.save().await.unwrap();
+        assert!(validator.airdrop(&fresh, 5_000_000).await.is_ok());
+        let reads = validator.reads();
+        validator.save().await.unwrap();
         // The airdrop's accounts (the faucet, the wallet, the system program), not the 500 others.
-        assert!(chain.reads() - reads <= 3, "{} accounts read", chain.reads() - reads);
+        assert!(validator.reads() - reads <= 3, "{} accounts read", validator.reads() - reads);
         let lamports = |kept: &[(Pubkey, Account)], address: &Pubkey| {
             kept.iter().find(|(a, _)| a == address).map(|(_, account)| account.lamports)
         };
@@ -199,15 +199,15 @@ mod tests {
         assert_eq!(kept.len(), 501);
         assert!(wallets.iter().enumerate().all(|(i, w)| lamports(&kept, w) == Some(1_000_000 + i as u64)));
         assert_eq!(lamports(&kept, &fresh), Some(5_000_000));
-        drop(chain);
+        drop(validator);
 
         // Started again from that file, a change is written with everything it kept.
-        let chain = Chain::start(&ledger, Limits::default(), None, None).await.unwrap();
+        let validator = Validator::start(&ledger, Limits::default(), None, None).await.unwrap();
         let third = Pubkey::new_unique();
-        chain.set_account(third, Account::new(7_000_000, 0, &system)).await.unwrap();
-        let reads = chain.reads();
-        chain.save().await.unwrap();
-        assert!(chain.reads() - reads <= 1, "{} accounts read", chain.reads() - reads);
+        validator.set_account(third, Account::new(7_000_000, 0, &system)).await.unwrap();
+        let reads = validator.reads();
+        validator.save().await.unwrap();
+        assert!(validator.reads() - reads <= 1, "{} accounts read", validator.reads() - reads);
         let kept = read(&ledger).unwrap();
         assert_eq!(kept.len(), 502);
         assert_eq!(lamports(&kept, &third), Some(7_000_000));

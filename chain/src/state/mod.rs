@@ -1,4 +1,4 @@
-//! The chain: agave's bank (through solana-program-test) with the mining program as a native builtin and
+//! The validator (`Validator`): agave's bank (through solana-program-test) with the mining program as a native builtin and
 //! the real SPL Token / Associated Token programs, plus what an RPC node remembers (transactions, the
 //! addresses it has seen) and a ledger file so a restart keeps every account.
 //!
@@ -106,7 +106,9 @@ impl Native {
     }
 }
 
-pub struct Chain {
+/// The local validator's state behind its RPC and PubSub servers: the engine holding the accounts, what landed,
+/// the slots, and the ledger file they are saved to.
+pub struct Validator {
     engine: Engine,
     faucet: Keypair,
     memory: std::sync::Mutex<Memory>,
@@ -132,7 +134,7 @@ pub struct Chain {
     reads: AtomicU64,
 }
 
-impl Chain {
+impl Validator {
     pub async fn start(
         ledger: &Path,
         limits: Limits,
@@ -150,7 +152,7 @@ impl Chain {
             None => start_native(accounts, upgrade_authority).await,
             Some(sbf) => start_sbf(sbf, accounts, upgrade_authority),
         }?;
-        let chain = Arc::new(Chain {
+        let validator = Arc::new(Validator {
             engine,
             faucet,
             memory: std::sync::Mutex::new(memory),
@@ -167,8 +169,8 @@ impl Chain {
             #[cfg(test)]
             reads: AtomicU64::new(0),
         });
-        chain.set_clock(0).await?;
-        Ok(chain)
+        validator.set_clock(0).await?;
+        Ok(validator)
     }
 
     /// Accounts read from the engine so far.

@@ -16,7 +16,7 @@ use solana_sdk::{
     transaction::{Transaction, TransactionError},
 };
 
-use super::{Chain, ChainEvent, Engine, Native};
+use super::{ChainEvent, Engine, Native, Validator};
 
 /// A validator's slot time. The chain is one bank that never freezes (a new bank per slot would keep
 /// every slot's sysvar writes in memory, with no accounts background service to flush them); a new
@@ -28,7 +28,7 @@ fn now_unix() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or_default()
 }
 
-impl Chain {
+impl Validator {
     /// Counts a slot when the bank's ticker has registered a new blockhash (once per SLOT_DURATION), so
     /// block heights and blockhash validity agree; call it several times per slot. Programs see the slot
     /// in the clock, with the wall time (they read time from it); no transaction runs while it changes.

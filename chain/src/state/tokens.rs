@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use solana_sdk::{account::Account, program_pack::Pack, pubkey::Pubkey};
 
-use super::Chain;
+use super::Validator;
 
 /// The owner of an SPL Token account (one getTokenAccountsByOwner can return), `None` for any other account.
 pub fn token_owner(account: &Account) -> Option<Pubkey> {
@@ -46,7 +46,7 @@ impl TokenOwners {
     }
 }
 
-impl Chain {
+impl Validator {
     /// Records what the accounts at these addresses are now (after a transaction or a cheat).
     pub(super) fn index_token_owners(&self, accounts: impl IntoIterator<Item = (Pubkey, Option<Pubkey>)>) {
         let mut memory = self.memory.lock().unwrap();
@@ -77,8 +77,8 @@ mod tests {
     #[tokio::test]
     async fn token_accounts_are_found_by_owner_as_transactions_change_them() {
         let dir = std::env::temp_dir().join(format!("strm-tokens-test-{}", std::process::id()));
-        let chain = Chain::start(&dir.join("ledger.bin"), Limits::default(), None, None).await.unwrap();
-        let payer = chain.faucet.insecure_clone();
+        let validator = Validator::start(&dir.join("ledger.bin"), Limits::default(), None, None).await.unwrap();
+        let payer = validator.faucet.insecure_clone();
         let (mint, account, owner, next_owner) = (Keypair::new(), Keypair::new(), Keypair::new(), Pubkey::new_unique());
         let token = spl_token::id();
         let create = |address: &Pubkey, space: usize| {
@@ -90,7 +90,7 @@ mod tests {
                 &token,
             )
         };
-        let (blockhash, _) = chain.latest_blockhash().await.unwrap();
+        let (blockhash, _) = validator.latest_blockhash().await.unwrap();
         let signed = |instructions: &[Instruction], signers: &[&Keypair]| {
             let mut all = vec![&payer];
             all.extend_from_slice(signers);
@@ -102,9 +102,9 @@ mod tests {
             create(&account.pubkey(), spl_token::state::Account::LEN),
             initialize_account3(&token, &account.pubkey(), &mint.pubkey(), &owner.pubkey()).unwrap(),
         ];
-        assert!(chain.send(signed(&instructions, &[&mint, &account]), false).await.is_ok());
-        assert_eq!(chain.token_accounts_of(&owner.pubkey()), vec![account.pubkey()]);
-        assert!(chain.token_accounts_of(&payer.pubkey()).is_empty());
+        assert!(validator.send(signed(&instructions, &[&mint, &account]), false).await.is_ok());
+        assert_eq!(validator.token_accounts_of(&owner.pubkey()), vec![account.pubkey()]);
+        assert!(validator.token_accounts_of(&payer.pubkey()).is_empty());
 
         let give = set_authority(
             &token,
@@ -114,9 +114,9 @@ mod tests {
             &owner.pubkey(),
             &[],
         );
-        assert!(chain.send(signed(&[give.unwrap()], &[&owner]), false).await.is_ok());
-        assert!(chain.token_accounts_of(&owner.pubkey()).is_empty());
-        assert_eq!(chain.token_accounts_of(&next_owner), vec![account.pubkey()]);
+        assert!(validator.send(signed(&[give.unwrap()], &[&owner]), false).await.is_ok());
+        assert!(validator.token_accounts_of(&owner.pubkey()).is_empty());
+        assert_eq!(validator.token_accounts_of(&next_owner), vec![account.pubkey()]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

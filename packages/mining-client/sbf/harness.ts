@@ -1,36 +1,37 @@
 // The SBF suite's harness: the program's SBF build (target/deploy/mining.so) in LiteSVM with its SPL Token
 // and Associated Token programs. It mirrors the native harness (programs/mining-tests/tests/mining/support)
-// method for method, so that each native test has a twin here that reads the same: a started chain with a
-// 6-decimal mint that has no freeze authority, the program deployed as `anchor deploy` leaves it, and the
-// program's instructions built by Anchor from the IDL. Amounts are base units (`UNIT` per whole token).
+// method for method, so that each native test's counterpart in native-parity/ reads the same: a started
+// chain with a 6-decimal mint that has no freeze authority, the program deployed as `anchor deploy` leaves
+// it, and the program's instructions built by Anchor from the IDL. Amounts are base units (`UNIT` per whole
+// token).
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { type Keypair, type PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import BN from 'bn.js';
 import { configPda, holdingsAddress, programDataAddress, streamerPda } from '../src/client.ts';
 import { big, expectOk, keypair, type Outcome, program, UNIT } from './harness/basics.ts';
-import { type Deployment, SvmChain } from './harness/svm.ts';
+import { type Deployment, SvmHarness } from './harness/svm.ts';
 
 export * from './harness/basics.ts';
 export { type Deployment, programDataHeader } from './harness/svm.ts';
 
-/** The chain with the mining program's instructions, built by Anchor from the IDL as the client builds them. */
-export class Chain extends SvmChain {
+/** LiteSVM with the mining program's instructions, built by Anchor from the IDL as the client builds them. */
+export class SbfHarness extends SvmHarness {
   /** Started, with the mint created and the program deployed with `authority` as its upgrade authority. */
-  static start(authority = keypair(), deployment?: Deployment): Chain {
-    const chain = new Chain(authority, deployment ?? { upgradeAuthority: authority.publicKey });
-    chain.airdrop(authority.publicKey, 10_000_000_000n);
-    chain.createMint(chain.mint);
-    return chain;
+  static start(authority = keypair(), deployment?: Deployment): SbfHarness {
+    const harness = new SbfHarness(authority, deployment ?? { upgradeAuthority: authority.publicKey });
+    harness.airdrop(authority.publicKey, 10_000_000_000n);
+    harness.createMint(harness.mint);
+    return harness;
   }
 
   /** Started, with the config initialised and the given tiers (name, whole tokens) added. */
-  static async withTiers(tiers: [string, bigint][]): Promise<Chain> {
-    const chain = Chain.start();
-    expectOk(await chain.initialize(), 'initialize');
+  static async withTiers(tiers: [string, bigint][]): Promise<SbfHarness> {
+    const harness = SbfHarness.start();
+    expectOk(await harness.initialize(), 'initialize');
     for (const [name, tokens] of tiers) {
-      expectOk(await chain.addTier(chain.authority, name, tokens * UNIT), 'add_tier');
+      expectOk(await harness.addTier(harness.authority, name, tokens * UNIT), 'add_tier');
     }
-    return chain;
+    return harness;
   }
 
   initializeIx(authority: PublicKey, mint: PublicKey) {

@@ -3,18 +3,19 @@
 // LiteSVM's SPL Token and Associated Token programs. Run by `pnpm test:sbf` (scripts/sbf/test.mjs), which
 // builds the .so first; each instruction's compute units are printed and checked against a budget.
 //
-// Every test of the native suite (programs/mining-tests/tests/mining/) has a twin in twins/, one module
-// per native module, titled with the native test's name (underscores as spaces), asserting the same error
-// codes, balances and account data on the .so; they run here, in one file, so that the compute units they
-// record are checked together. The tests after the twins are the SBF run's own (the client's transaction,
-// the full tier table, that no native test is left without a twin, compute budgets).
+// Every test of the native suite (programs/mining-tests/tests/mining/) has its SBF counterpart in
+// native-parity/, one module per native module, titled with the native test's name (underscores as spaces),
+// asserting the same error codes, balances and account data on the .so; they run here, in one file, so that
+// the compute units they record are checked together. The tests after those are the SBF run's own (the
+// client's transaction, the full tier table, that no native test is left without its counterpart, compute
+// budgets).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  Chain,
+  SbfHarness,
   expectCode,
   expectOk,
   holdingsAddress,
@@ -25,12 +26,18 @@ import {
   streamerPda,
   UNIT,
 } from './harness.ts';
-import { activationTwins } from './twins/activation.ts';
-import { attackTwins } from './twins/attacks.ts';
-import { authorityTwins } from './twins/authority.ts';
-import { deactivationTwins } from './twins/deactivation.ts';
-import { initializationTwins } from './twins/initialization.ts';
-import { ACTIVATE, ACTIVATE_CLIENT, ACTIVATE_REFUSED, ALREADY_ACTIVE, MAX_TIERS } from './twins/support.ts';
+import { activationParity } from './native-parity/activation.ts';
+import { attackParity } from './native-parity/attacks.ts';
+import { authorityParity } from './native-parity/authority.ts';
+import { deactivationParity } from './native-parity/deactivation.ts';
+import { initializationParity } from './native-parity/initialization.ts';
+import {
+  ACTIVATE,
+  ACTIVATE_CLIENT,
+  ACTIVATE_REFUSED,
+  ALREADY_ACTIVE,
+  MAX_TIERS,
+} from './native-parity/support.ts';
 
 const BUDGETS: Record<string, number> = {
   initialize: 20_000,
@@ -60,17 +67,17 @@ describe.skipIf(!haveSo)('the mining program as SBF (LiteSVM)', () => {
     console.log(`Compute units of ${SO}:\n${table}`);
   });
 
-  initializationTwins();
-  authorityTwins();
-  activationTwins();
-  deactivationTwins();
-  attackTwins();
+  initializationParity();
+  authorityParity();
+  activationParity();
+  deactivationParity();
+  attackParity();
 
   // ---- the SBF run's own ---------------------------------------------------------------------
 
   describe('on the SBF runtime', () => {
     it("the client's activation (holdings created idempotently first) and deactivation", async () => {
-      const h = await Chain.withTiers([['Tier 2', 5_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 2', 5_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 12_000n);
       const w = wallet.publicKey;
@@ -101,7 +108,7 @@ describe.skipIf(!haveSo)('the mining program as SBF (LiteSVM)', () => {
     });
 
     it('activates and deactivates the last tier of a full table (the longest tier lookup)', async () => {
-      const h = await Chain.withTiers([]);
+      const h = await SbfHarness.withTiers([]);
       for (let i = 1; i <= MAX_TIERS; i++) {
         expectOk(await h.addTier(h.authority, `Tier ${i}`.padEnd(32, '*'), BigInt(i) * UNIT), 'add_tier');
       }

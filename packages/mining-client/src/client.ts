@@ -21,7 +21,7 @@ import { CLIENT_MESSAGES, MiningClientError, PROGRAM_ERRORS } from './errors.ts'
 import idl from './idl/mining.json' with { type: 'json' };
 import type { Mining } from './idl/mining.ts';
 
-/** The client uses 'confirmed' for reads, sends and preflight (spec §7). */
+/** The client uses 'confirmed' for reads, sends and preflight (docs/product.md#blockchain). */
 export const COMMITMENT: Commitment = 'confirmed';
 export const MINING_PROGRAM_ID = new PublicKey(idl.address);
 /** The upgradeable BPF loader, whose ProgramData account names the program's upgrade authority. */
@@ -188,7 +188,7 @@ export async function streamerStatus(
 
 /**
  * The wallet's balance of `mint` in whole tokens (uiAmount) from its parsed token accounts; 0 without
- * a token account (spec §7).
+ * a token account (docs/product.md#blockchain).
  */
 export async function tokenBalance(
   connection: Connection,
@@ -219,9 +219,9 @@ function requireWallet(wallet: PublicKey | null | undefined): PublicKey {
 
 /**
  * Instructions to activate `tierName` for `wallet`: the holdings account first when it does not exist,
- * then the activation (spec §4). `expectedDeposit` (base units) is the deposit the user was shown: the
- * program refuses the activation if the tier's deposit is not exactly that when it lands, and this
- * refuses up front if it already differs.
+ * then the activation (docs/product.md#activating-and-deactivating-a-tier). `expectedDeposit` (base units) is
+ * the deposit the user was shown: the program refuses the activation if the tier's deposit is not exactly
+ * that when it lands, and this refuses up front if it already differs.
  */
 export async function activateTierInstructions(
   program: MiningProgram,

@@ -1,4 +1,5 @@
-// The program's error codes and the client-side messages of spec §8, in one place for both apps.
+// The program's error codes and the client-side messages of docs/product.md#messages, in one place for both
+// apps.
 import idl from './idl/mining.json' with { type: 'json' };
 import type { Mining } from './idl/mining.ts';
 

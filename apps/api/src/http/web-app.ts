@@ -4,7 +4,7 @@ import express, { type RequestHandler, Router } from 'express';
 
 // Vite names every built asset by its content hash under assets/, so a cached copy can never be stale.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** Where Twitch (and TikTok) return the authorisation popup (spec §2). */
+/** Where Twitch (and TikTok) return the authorisation popup (docs/product.md#authorisation-return-page). */
 const CALLBACK_PATH = '/callback';
 /** What index.html writes where the page's own absolute address goes (canonical link, Open Graph tags). */
 const ORIGIN_PLACEHOLDER = /%WEB_ORIGIN%/g;

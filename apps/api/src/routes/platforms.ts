@@ -1,4 +1,4 @@
-// Platform endpoints (spec §7): Twitch's authorisation URL, TikTok bio codes, verification, the
+// Platform endpoints (docs/product.md#rest): Twitch's authorisation URL, TikTok bio codes, verification, the
 // platforms' status and usernames, and TikTok's code exchange behind the TIKTOK_API flag. Every route
 // acts on the signed-in wallet; a body or query naming another wallet is refused.
 import {

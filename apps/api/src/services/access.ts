@@ -1,8 +1,8 @@
-// Who may use the product: a wallet with beta access, or an admin (spec §6). Asked at every Socket.IO
-// handshake (thousands at once after a restart), for the platform and mining routes, and again, from the
-// database, before a session starts or rewards are paid. Answers are kept for a while in memory; a grant,
-// revoke, promotion or demotion announces itself on ACCESS_CHANNEL (services/beta-access.ts, admins.ts:
-// whether the API or the CLI made it), and every instance forgets that wallet's answer at once.
+// Who may use the product: a wallet with beta access, or an admin (docs/product.md#roles). Asked at every
+// Socket.IO handshake (thousands at once after a restart), for the platform and mining routes, and again,
+// from the database, before a session starts or rewards are paid. Answers are kept for a while in memory; a
+// grant, revoke, promotion or demotion announces itself on ACCESS_CHANNEL (services/beta-access.ts,
+// admins.ts: whether the API or the CLI made it), and every instance forgets that wallet's answer at once.
 import { SERVER_MESSAGES } from '@strm/shared';
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';

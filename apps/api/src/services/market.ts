@@ -1,4 +1,4 @@
-// Market data for the landing page (spec §7 "Market data", §8): the configured DEX pair API, read at
+// Market data for the landing page (docs/product.md#market-data): the configured DEX pair API, read at
 // most once per refresh interval however many visitors ask (one request in flight, the answer cached).
 import { INTERVALS_MS, type MarketData, SERVER_MESSAGES } from '@strm/shared';
 import { z } from 'zod';

@@ -26,7 +26,9 @@ const ANSWERED_WITH: Partial<Record<ClientEventName, RefusalEvent>> = {
   'collect-rewards': 'rewards-error',
 };
 
-/** The other requests' refusals whose event is not `error` (the mining engine's: spec §4, §8). */
+/**
+ * The other requests' refusals whose event is not `error` (the mining engine's: docs/product.md#messages).
+ */
 const EVENT_OF: Partial<Record<ErrorCode, RefusalEvent>> = {
   platform_not_available: 'room-error',
   platform_not_verified: 'room-error',

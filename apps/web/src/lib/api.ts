@@ -1,7 +1,7 @@
 import { API_BASE_PATH } from '@strm/shared';
 import type { z } from 'zod';
 
-/** The session token (spec §3: kept in local storage as authToken). */
+/** The session token (docs/product.md#session-token: kept in local storage as authToken). */
 export const AUTH_TOKEN_KEY = 'authToken';
 
 export const authToken = {

@@ -1,5 +1,5 @@
-// The socket module's state (spec §4 "Socket", §8 "Socket and streaming"): socket.io-client is the boundary,
-// replaced by a fake whose events are delivered by hand.
+// The socket module's state (docs/product.md#socket, #socket-and-streaming-messages): socket.io-client is the
+// boundary, replaced by a fake whose events are delivered by hand.
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeSocket, connectSocket, useSocketState } from './socket.ts';

@@ -32,7 +32,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 
 type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** The live socket state of spec §3, kept here and only here. */
+/** The live socket state of docs/product.md#live-socket-state, kept here and only here. */
 export type SocketState = LiveState;
 
 /** Before the socket says anything (and after it closes); tests start panels from it too. */
@@ -129,7 +129,7 @@ function dispatch<E extends ServerEventName>(event: E, payload: ServerEventPaylo
   for (const listener of eventListeners[event] ?? []) listener(payload);
 }
 
-/** How each server event changes the live state (spec §4 "Socket", "Rate increase", "Maintenance"). */
+/** How each server event changes the live state (docs/product.md#socket, #rate-increase, #maintenance). */
 function reduceLiveState(s: AppSocket): void {
   s.on('stream-started', (e) =>
     setState({

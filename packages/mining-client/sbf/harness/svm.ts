@@ -51,7 +51,7 @@ const BPF_LOADER_2 = new PublicKey('BPFLoader2111111111111111111111111111111111'
  */
 export type Deployment = { upgradeAuthority: PublicKey | null } | 'not-upgradeable';
 
-export class SvmChain {
+export class SvmHarness {
   readonly svm = new LiteSVM();
   readonly payer = keypair();
   readonly mint = keypair();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import BN from 'bn.js';
 import {
   big,
-  Chain,
+  SbfHarness,
   configPda,
   events,
   expectCode,
@@ -22,10 +22,10 @@ import {
   TOKEN_INSUFFICIENT_FUNDS,
 } from './support.ts';
 
-export function activationTwins(): void {
+export function activationParity(): void {
   describe('activation', () => {
     it('activating moves exactly the deposit into new holdings', async () => {
-      const h = await Chain.withTiers([
+      const h = await SbfHarness.withTiers([
         ['Tier 1', 1_000n],
         ['Tier 2', 5_000n],
       ]);
@@ -54,7 +54,7 @@ export function activationTwins(): void {
     });
 
     it('activation emits an event for the indexer', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 1_000n);
       const holdings = holdingsAddress(wallet.publicKey, mint);
@@ -71,7 +71,7 @@ export function activationTwins(): void {
     });
 
     it('activation pays only the deposit the wallet agreed to', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const { wallet, ata } = h.walletWith(h.mint.publicKey, 5_000n);
       // The wallet signs for 1,000; the authority raises the price before the transaction lands.
       expectOk(await h.updateTier(h.authority, 'Tier 1', 2_000n * UNIT), 'update_tier');
@@ -87,7 +87,7 @@ export function activationTwins(): void {
     });
 
     it('activating an unknown tier fails and moves nothing', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const { wallet, ata } = h.walletWith(h.mint.publicKey, 2_000n);
       expectCode(await h.activateExpecting(wallet, ata, 'Tier 42', 1_000n * UNIT), INVALID_TIER);
       expect(h.tokenBalance(ata)).toBe(2_000n * UNIT);
@@ -95,7 +95,7 @@ export function activationTwins(): void {
     });
 
     it('activating a removed tier fails', async () => {
-      const h = await Chain.withTiers([
+      const h = await SbfHarness.withTiers([
         ['Tier 1', 1_000n],
         ['Tier 2', 5_000n],
       ]);
@@ -108,7 +108,7 @@ export function activationTwins(): void {
     });
 
     it('an active streamer cannot activate again', async () => {
-      const h = await Chain.withTiers([
+      const h = await SbfHarness.withTiers([
         ['Tier 1', 1_000n],
         ['Tier 2', 5_000n],
       ]);
@@ -121,7 +121,7 @@ export function activationTwins(): void {
     });
 
     it('activation needs the whole deposit', async () => {
-      const h = await Chain.withTiers([['Tier 2', 5_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 2', 5_000n]]);
       const { wallet, ata } = h.walletWith(h.mint.publicKey, 4_999n);
       // The token program refuses the transfer (insufficient funds); nothing changes.
       expectCode(await h.activate(wallet, ata, 'Tier 2'), TOKEN_INSUFFICIENT_FUNDS);
@@ -130,7 +130,7 @@ export function activationTwins(): void {
     });
 
     it('total deposits are checked for overflow', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       // A config whose running total is already near u64::MAX: one more deposit cannot be counted.
       const config = h.config();
       config.totalDeposited = new BN((2n ** 64n - 1n - 10n).toString());
@@ -144,7 +144,7 @@ export function activationTwins(): void {
 
     it('a pre funded record and holdings do not block activation', async () => {
       // Anyone can send lamports to the addresses of a wallet's future record and holdings.
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 1_000n);
       const record = streamerPda(wallet.publicKey);

@@ -3,7 +3,7 @@ import { ASSOCIATED_TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@sol
 import { describe, expect, it } from 'vitest';
 import {
   big,
-  Chain,
+  SbfHarness,
   expectCode,
   expectOk,
   holdingsAddress,
@@ -26,10 +26,10 @@ import {
   unsign,
 } from './support.ts';
 
-export function attackTwins(): void {
+export function attackParity(): void {
   describe('attacks', () => {
     it('holdings not owned by the streamer are rejected', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const victim = h.walletWith(mint, 1_000n);
       const attacker = h.walletWith(mint, 1_000n);
@@ -51,7 +51,7 @@ export function attackTwins(): void {
     });
 
     it('deactivation refuses a stray account of the streamer', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 1_000n);
       expectOk(await h.activate(wallet, ata, 'Tier 1'), ACTIVATE);
@@ -71,7 +71,7 @@ export function attackTwins(): void {
     });
 
     it('activation pays only into the signers own holdings', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const victim = h.walletWith(mint, 1_000n);
       const attacker = h.walletWith(mint, 2_000n);
@@ -96,7 +96,7 @@ export function attackTwins(): void {
     });
 
     it('a wallet cannot stake another wallets tokens', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const victim = h.walletWith(mint, 1_000n);
       const attacker = h.walletWith(mint, 0n);
@@ -118,7 +118,7 @@ export function attackTwins(): void {
     });
 
     it('one wallet cannot touch another wallets record', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const victim = h.walletWith(mint, 1_000n);
       const attacker = h.walletWith(mint, 0n);
@@ -155,7 +155,7 @@ export function attackTwins(): void {
     });
 
     it('the payout account must be the signers own', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 1_000n);
       const other = h.walletWith(mint, 0n);
@@ -166,7 +166,7 @@ export function attackTwins(): void {
     });
 
     it('a substituted token program is refused', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 2_000n);
       const w = wallet.publicKey;
@@ -187,7 +187,7 @@ export function attackTwins(): void {
     });
 
     it('tokens of another mint are refused', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const fakeMint = keypair();
       h.createMint(fakeMint);
       const { wallet, ata: fakeAta } = h.walletWith(fakeMint.publicKey, 1_000_000n);

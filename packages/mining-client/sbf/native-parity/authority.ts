@@ -1,7 +1,7 @@
 // The native suite's authority.rs on the .so: the tier table and the authority's two-step handover.
 import { describe, expect, it } from 'vitest';
 import BN from 'bn.js';
-import { Chain, configPda, expectCode, expectOk, keypair, streamerPda, UNIT } from '../harness.ts';
+import { SbfHarness, configPda, expectCode, expectOk, keypair, streamerPda, UNIT } from '../harness.ts';
 import {
   ACCOUNT_OWNED_BY_WRONG_PROGRAM,
   ACTIVATE,
@@ -12,10 +12,10 @@ import {
   tiers,
 } from './support.ts';
 
-export function authorityTwins(): void {
+export function authorityParity(): void {
   describe('the authority', () => {
     it('authority adds updates and removes tiers', async () => {
-      const h = await Chain.withTiers([
+      const h = await SbfHarness.withTiers([
         ['Tier 1', 1_000n],
         ['Tier 2', 5_000n],
       ]);
@@ -29,7 +29,7 @@ export function authorityTwins(): void {
     });
 
     it('only the authority changes tiers', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const intruder = keypair();
       h.airdrop(intruder.publicKey, 1_000_000_000n);
       expectCode(await h.addTier(intruder, 'Cheap Tier', 1n), UNAUTHORIZED);
@@ -39,7 +39,7 @@ export function authorityTwins(): void {
     });
 
     it('tiers are bounded', async () => {
-      const h = await Chain.withTiers([]);
+      const h = await SbfHarness.withTiers([]);
       for (let i = 1; i <= MAX_TIERS; i++) {
         expectOk(await h.addTier(h.authority, `Tier ${i}`, BigInt(i) * UNIT), 'add_tier');
       }
@@ -48,7 +48,7 @@ export function authorityTwins(): void {
     });
 
     it('tier names are unique non empty and must exist', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       expectCode(await h.addTier(h.authority, 'Tier 1', 5n), INVALID_TIER);
       expectCode(await h.addTier(h.authority, '', 5n), INVALID_TIER);
       expectCode(await h.addTier(h.authority, 'x'.repeat(33), 5n), INVALID_TIER);
@@ -58,7 +58,7 @@ export function authorityTwins(): void {
     });
 
     it('a tier cannot be free', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       expectCode(await h.addTier(h.authority, 'Free Tier', 0n), INVALID_TIER);
       expectCode(await h.updateTier(h.authority, 'Tier 1', 0n), INVALID_TIER);
       expect(tiers(h)).toEqual([['Tier 1', 1_000n * UNIT]]);
@@ -66,7 +66,7 @@ export function authorityTwins(): void {
 
     it('a 32 byte tier name works end to end', async () => {
       const name = 'T'.repeat(32);
-      const h = await Chain.withTiers([[name, 1_000n]]);
+      const h = await SbfHarness.withTiers([[name, 1_000n]]);
       const { wallet, ata } = h.walletWith(h.mint.publicKey, 1_000n);
       expectOk(await h.activate(wallet, ata, name), ACTIVATE);
       expect(h.streamer(wallet.publicKey).tierName).toBe(name);
@@ -75,7 +75,7 @@ export function authorityTwins(): void {
     });
 
     it('the authority is handed over in two steps', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const old = h.authority;
       const successor = keypair();
       const intruder = keypair();
@@ -109,7 +109,7 @@ export function authorityTwins(): void {
     });
 
     it('a proposal can be withdrawn', async () => {
-      const h = await Chain.withTiers([]);
+      const h = await SbfHarness.withTiers([]);
       const successor = keypair();
       h.airdrop(successor.publicKey, 1_000_000_000n);
       expectOk(await h.proposeAuthority(h.authority, successor.publicKey), 'propose_authority');
@@ -121,7 +121,7 @@ export function authorityTwins(): void {
     });
 
     it('a config owned by another program is refused', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const { wallet, ata } = h.walletWith(h.mint.publicKey, 1_000n);
       // A copy of the config with a nearly free tier and the attacker as authority, owned by the
       // attacker's program, at the config's own address.

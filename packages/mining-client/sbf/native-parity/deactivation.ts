@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import BN from 'bn.js';
 import {
   big,
-  Chain,
+  SbfHarness,
   configPda,
   events,
   expectCode,
@@ -14,10 +14,10 @@ import {
 } from '../harness.ts';
 import { ACCOUNT_NOT_INITIALIZED, ACTIVATE, INVALID_HOLDINGS, NOT_ACTIVE, OVERFLOW } from './support.ts';
 
-export function deactivationTwins(): void {
+export function deactivationParity(): void {
   describe('deactivation', () => {
     it('deactivating returns the holdings and closes the record and holdings', async () => {
-      const h = await Chain.withTiers([['Tier 3', 10_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 3', 10_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 12_345n);
       const lamportsBefore = h.lamports(wallet.publicKey);
@@ -42,7 +42,7 @@ export function deactivationTwins(): void {
     });
 
     it('deactivation emits an event for the indexer', async () => {
-      const h = await Chain.withTiers([['Tier 2', 5_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 2', 5_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 5_000n);
       expectOk(await h.activate(wallet, ata, 'Tier 2'), ACTIVATE);
@@ -61,7 +61,7 @@ export function deactivationTwins(): void {
     });
 
     it('deactivating when not active fails', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const { wallet, ata } = h.walletWith(h.mint.publicKey, 1_000n);
       // Never activated: no record.
       expectCode(await h.deactivate(wallet, ata), ACCOUNT_NOT_INITIALIZED);
@@ -75,7 +75,7 @@ export function deactivationTwins(): void {
     it('an inactive record cannot be deactivated', async () => {
       // Records no longer stay inactive (deactivation closes them), but one written by an earlier
       // version of the program still answers NotActive and keeps its holdings.
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 1_000n);
       expectOk(await h.activate(wallet, ata, 'Tier 1'), ACTIVATE);
@@ -87,7 +87,7 @@ export function deactivationTwins(): void {
     });
 
     it('reactivation creates a new record on a new tier', async () => {
-      const h = await Chain.withTiers([
+      const h = await SbfHarness.withTiers([
         ['Tier 1', 1_000n],
         ['Tier 2', 5_000n],
       ]);
@@ -115,7 +115,7 @@ export function deactivationTwins(): void {
     });
 
     it('a tier removed while active still returns the deposit', async () => {
-      const h = await Chain.withTiers([
+      const h = await SbfHarness.withTiers([
         ['Tier 1', 1_000n],
         ['Tier 2', 5_000n],
       ]);
@@ -139,7 +139,7 @@ export function deactivationTwins(): void {
     });
 
     it('a tier repriced while active keeps the deposit paid', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 1_000n);
       expectOk(await h.activate(wallet, ata, 'Tier 1'), ACTIVATE);
@@ -165,7 +165,7 @@ export function deactivationTwins(): void {
     });
 
     it('deactivation checks the total for underflow', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const { wallet, ata } = h.walletWith(h.mint.publicKey, 1_000n);
       expectOk(await h.activate(wallet, ata, 'Tier 1'), ACTIVATE);
       // A running total below this streamer's deposit (a state no transaction can make).
@@ -180,7 +180,7 @@ export function deactivationTwins(): void {
     });
 
     it('holdings short of the deposit are refused', async () => {
-      const h = await Chain.withTiers([['Tier 1', 1_000n]]);
+      const h = await SbfHarness.withTiers([['Tier 1', 1_000n]]);
       const mint = h.mint.publicKey;
       const { wallet, ata } = h.walletWith(mint, 1_000n);
       expectOk(await h.activate(wallet, ata, 'Tier 1'), ACTIVATE);

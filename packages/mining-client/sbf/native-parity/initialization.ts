@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BPF_LOADER_UPGRADEABLE_ID,
   big,
-  Chain,
+  SbfHarness,
   configPda,
   DECIMALS,
   expectCode,
@@ -20,10 +20,10 @@ import {
   replaceKey,
 } from './support.ts';
 
-export function initializationTwins(): void {
+export function initializationParity(): void {
   describe('initialisation', () => {
     it('the upgrade authority initializes with its mint', async () => {
-      const h = Chain.start();
+      const h = SbfHarness.start();
       expectOk(await h.initialize(), 'initialize');
       const config = h.config();
       expect(config.authority.toBase58()).toBe(h.authority.publicKey.toBase58());
@@ -35,7 +35,7 @@ export function initializationTwins(): void {
     });
 
     it('initialize runs once', async () => {
-      const h = Chain.start();
+      const h = SbfHarness.start();
       expectOk(await h.initialize(), 'initialize');
       // The authority trying again finds the config account already in use.
       expectCode(await h.initialize(), ACCOUNT_ALREADY_IN_USE);
@@ -44,7 +44,7 @@ export function initializationTwins(): void {
 
     it('nobody but the upgrade authority can initialize first', async () => {
       // Deploy and initialise are separate transactions: a watcher tries to take the config in between.
-      const h = Chain.start();
+      const h = SbfHarness.start();
       const intruder = keypair();
       h.airdrop(intruder.publicKey, 1_000_000_000n);
       const ix = await h.initializeIx(intruder.publicKey, h.mint.publicKey);
@@ -66,17 +66,17 @@ export function initializationTwins(): void {
 
     it('without an upgrade authority nobody can initialize', async () => {
       // An immutable deployment (upgrade authority revoked before initialising).
-      const immutable = Chain.start(keypair(), { upgradeAuthority: null });
+      const immutable = SbfHarness.start(keypair(), { upgradeAuthority: null });
       expectCode(await immutable.initialize(), UNAUTHORIZED);
       expect(immutable.account(configPda())).toBeNull();
       // No ProgramData at all (not an upgradeable deployment: BPF loader 2).
-      const plain = Chain.start(keypair(), 'not-upgradeable');
+      const plain = SbfHarness.start(keypair(), 'not-upgradeable');
       expectCode(await plain.initialize(), ACCOUNT_NOT_INITIALIZED);
       expect(plain.account(configPda())).toBeNull();
     });
 
     it('a mint with a freeze authority is refused', async () => {
-      const h = Chain.start();
+      const h = SbfHarness.start();
       const freezable = keypair();
       h.createMint(freezable, h.payer.publicKey);
       const ix = await h.initializeIx(h.authority.publicKey, freezable.publicKey);

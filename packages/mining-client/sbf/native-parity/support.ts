@@ -1,7 +1,7 @@
-// What the twins share: the error codes they expect (the native suite's support/errors.rs), the labels
+// What the native suite's SBF counterparts share: the error codes they expect (the native suite's support/errors.rs), the labels
 // their compute units are recorded under, and small helpers on instructions and the tier table.
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { big, type Chain } from '../harness.ts';
+import { big, type SbfHarness } from '../harness.ts';
 
 export const UNAUTHORIZED = 6000;
 export const ALREADY_ACTIVE = 6001;
@@ -33,7 +33,7 @@ export const ACTIVATE = 'activate_tier (creates record and holdings)';
 export const ACTIVATE_CLIENT = 'activate_tier (holdings created before it, as the client does)';
 export const ACTIVATE_REFUSED = 'activate_tier refused (already active)';
 
-export function tiers(h: Chain): [string, bigint][] {
+export function tiers(h: SbfHarness): [string, bigint][] {
   return h.config().tiers.map((t) => [t.name, big(t.deposit)]);
 }
 

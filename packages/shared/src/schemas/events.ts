@@ -89,7 +89,8 @@ export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serv
 
 /**
  * The requests answered by an acknowledgement, and the event whose payload the answer carries. The event is
- * still emitted too (spec §4): the ack tells the requesting client, the event every listener.
+ * still emitted too (docs/product.md#activating-and-deactivating-a-tier): the ack tells the requesting
+ * client, the event every listener.
  */
 const acknowledgedEvents = {
   'activate-tier': 'tier-activated',

@@ -9,7 +9,10 @@ const requiredText = (label: string, max: number) =>
     .min(1, `${label} is required`)
     .max(max, `${label} is too long`);
 
-/** What the registration form submits (spec §5). The wallet comes from the token, the balance from the chain. */
+/**
+ * What the registration form submits (docs/product.md#registration-form). The wallet comes from the token,
+ * the balance from the chain.
+ */
 export const registrationRequestSchema = z.object({
   name: requiredText('Name', 200),
   email: z

@@ -1,7 +1,7 @@
-// The signed-in screens of route /, in order of precedence (spec §2): the maintenance page (maintenance on
-// and beta access), the dashboard (beta access), else Beta Registration. The dashboard's data is asked for
-// beside the beta access and maintenance answers, which only decide what shows: it is in the cache, or on
-// its way, when they arrive.
+// The signed-in screens of route /, in order of precedence (docs/product.md#sign-in-and-screen-precedence):
+// the maintenance page (maintenance on and beta access), the dashboard (beta access), else Beta Registration.
+// The dashboard's data is asked for beside the beta access and maintenance answers, which only decide what
+// shows: it is in the cache, or on its way, when they arrive.
 import { usePrefetchQuery } from '@tanstack/react-query';
 import { PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, Logo } from '../../features/auth/index.ts';

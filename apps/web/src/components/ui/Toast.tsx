@@ -10,7 +10,7 @@ interface ToastItem {
 }
 
 interface ToastApi {
-  /** Shows a message for 5 s (spec §8: toasts auto-hide after 5 s). */
+  /** Shows a message for 5 s (docs/product.md#toasts: toasts auto-hide after 5 s). */
   show(message: string, tone?: Tone): void;
 }
 

@@ -9,5 +9,6 @@ export { cn } from './cn.ts';
 export { ErrorBoundary } from './ErrorBoundary.tsx';
 export { Field, Input, Select, Textarea } from './Field.tsx';
 export { ProgressBar } from './ProgressBar.tsx';
+export { Table } from './Table.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';
 export { ToastProvider, useToast } from './Toast.tsx';

@@ -1,8 +1,8 @@
-// The wallet adapter and the sign-in sequence (spec §4), loaded on demand by AuthRoot: once a wallet is
-// connected, get a nonce, sign its message, post the signature, keep the token. Failure disconnects and
-// returns to the landing page with authError; declining in the wallet (4001) cancels quietly.
-// Disconnecting clears everything and reloads. It renders nothing: it publishes the session's state to
-// AuthRoot, so the app below never remounts when this code arrives.
+// The wallet adapter and the sign-in sequence (docs/product.md#sign-in-sequence), loaded on demand by
+// AuthRoot: once a wallet is connected, get a nonce, sign its message, post the signature, keep the token.
+// Failure disconnects and returns to the landing page with authError; declining in the wallet (4001) cancels
+// quietly. Disconnecting clears everything and reloads. It renders nothing: it publishes the session's state
+// to AuthRoot, so the app below never remounts when this code arrives.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { authToken } from '../../lib/api.ts';
 import { closeSocket, connectSocket } from '../../lib/socket.ts';

@@ -2,7 +2,7 @@ import { betaAccessResponseSchema } from '@strm/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api.ts';
 
-/** check_beta_access for the signed-in wallet; an error reads as no access (spec §7). */
+/** check_beta_access for the signed-in wallet; an error reads as no access (docs/product.md#beta-access). */
 export function useBetaAccess(wallet: string | null): { hasAccess: boolean; isPending: boolean } {
   const query = useQuery({
     queryKey: ['beta-access', wallet],

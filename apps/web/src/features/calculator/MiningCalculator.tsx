@@ -1,4 +1,4 @@
-// The Mining Calculator panel (spec §2, §5, §9), on the landing page and the dashboard.
+// The Mining Calculator panel (docs/product.md#mining-calculator), on the landing page and the dashboard.
 import { PRODUCT, RATE_DOUBLING_DAYS, type Tier } from '@strm/shared';
 import { useEffect, useState } from 'react';
 import {

@@ -1,5 +1,6 @@
-// The calculator's hourly rate (spec §5): the tier's whole-token rates in base units, the shared rate rule
-// (@strm/shared rate.ts, the one the API credits by), and the result back in whole tokens for display.
+// The calculator's hourly rate (docs/product.md#mining-calculator): the tier's whole-token rates in base
+// units, the shared rate rule (@strm/shared rate.ts, the one the API credits by), and the result back in
+// whole tokens for display.
 import { doublingsAfterDays, fromBaseUnits, hourlyRateUnits, type Tier, toBaseUnits } from '@strm/shared';
 
 type RateTier = Pick<Tier, 'hourly_base_rate' | 'hourly_max_rate'>;

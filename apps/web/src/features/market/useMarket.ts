@@ -9,7 +9,7 @@ export const MARKET_MESSAGES = {
   unreachable: SERVER_MESSAGES.marketFetchFailed,
 } as const;
 
-/** The server's cached market reading, refreshed every 30 s (spec §9). */
+/** The server's cached market reading, refreshed every 30 s (docs/product.md#constants). */
 export function useMarket() {
   return useQuery({
     queryKey: ['market'],

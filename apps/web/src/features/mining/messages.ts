@@ -1,4 +1,4 @@
-// What the dashboard's mining sections say (spec §4, §5, §8, §9). Server messages come from
+// What the dashboard's mining sections say (docs/product.md#messages). Server messages come from
 // @strm/shared's SERVER_MESSAGES; the on-chain ones from @strm/mining-client.
 import { PRODUCT, SERVER_MESSAGES } from '@strm/shared';
 

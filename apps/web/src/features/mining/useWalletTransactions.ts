@@ -1,6 +1,7 @@
-// The dashboard's wallet transactions: activate and deactivate a tier (spec §4), collect rewards (the
-// empty self-transfer the server checks before paying). Each is signed and sent by the wallet, confirmed,
-// then told to the socket, whose answer decides.
+// The dashboard's wallet transactions: activate and deactivate a tier
+// (docs/product.md#activating-and-deactivating-a-tier), collect rewards (the empty self-transfer the server
+// checks before paying). Each is signed and sent by the wallet, confirmed, then told to the socket, whose
+// answer decides.
 import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { type Ack, toBaseUnits } from '@strm/shared';
 import { useState } from 'react';
@@ -20,8 +21,8 @@ class ShownError extends Error {}
 
 /**
  * The program client (Anchor) is loaded with the first wallet transaction, not with the dashboard. When
- * its code cannot be loaded the action says so (spec §8 'Failed to initialize program') instead of failing
- * silently.
+ * its code cannot be loaded the action says so (docs/product.md#tier-messages: 'Failed to initialize
+ * program') instead of failing silently.
  */
 const miningClient = () =>
   import('../../lib/mining-client.ts').catch(() => {
@@ -73,7 +74,8 @@ export function useWalletTransactions(wallet: string) {
     if (err instanceof ShownError) return err.message;
     const client = await miningClient().catch(() => null);
     if (!client) return fallback;
-    // Congestion is said once, in a toast (spec §8); the section keeps the action's own failure.
+    // Congestion is said once, in a toast (docs/product.md#network-congestion); the section keeps the
+    // action's own failure.
     if (client.isNetworkCongestion(err)) {
       toast.show(client.CLIENT_MESSAGES.networkCongestion, 'error');
       return fallback;

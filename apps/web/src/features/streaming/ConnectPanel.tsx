@@ -1,6 +1,6 @@
-// What every connect panel (TikTok, Twitch, demo) shares, spec §2, §4, §5: the connection's state and the
-// socket events that change it; the states shown alike (maintenance, daily limit reached, live, connecting,
-// verified with its connect button); the red error and blue info banners; the live metrics list.
+// What every connect panel (TikTok, Twitch, demo) shares, docs/product.md#connect-panels: the connection's
+// state and the socket events that change it; the states shown alike (maintenance, daily limit reached, live,
+// connecting, verified with its connect button); the red error and blue info banners; the live metrics list.
 import { PRODUCT, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import { type ReactNode, useState } from 'react';
 import { Alert, Badge, Button, Spinner } from '../../components/ui/index.ts';
@@ -41,11 +41,14 @@ export interface Connection {
   setConnecting(on: boolean): void;
   setError(message: string | null): void;
   setInfo(message: string | null): void;
-  /** Clears the banners and the daily limit mode (spec §4: starting a connection clears it). */
+  /**
+   * Clears the banners and the daily limit mode (docs/product.md#daily-cap: starting a connection clears it).
+   */
   reset(): void;
   /**
-   * Connect (spec §4), the same on every panel: clears the banners; without a verified account
-   * (`username` null) or an active tier says so; else 'Connecting...', join-room and start-stream.
+   * Connect (docs/product.md#connect-and-disconnect), the same on every panel: clears the banners; without a
+   * verified account (`username` null) or an active tier says so; else 'Connecting...', join-room and
+   * start-stream.
    * `prepare` runs first (the demo puts its account on air); its failure, or a socket that is not
    * connected, reads 'Failed to connect to … Live'.
    */
@@ -54,7 +57,7 @@ export interface Connection {
     tier: string | null | undefined,
     prepare?: () => Promise<unknown>,
   ): void;
-  /** Disconnect (spec §4): leave-room, then stop-stream. */
+  /** Disconnect (docs/product.md#connect-and-disconnect): leave-room, then stop-stream. */
   leave(): void;
 }
 
@@ -194,7 +197,7 @@ export function ConnectionStates({
 
 /**
  * Verified but not live: username, 'Verified', the no-tier warning, and the connect button, disabled while
- * connecting, with no tier, or while live (spec §4).
+ * connecting, with no tier, or while live (docs/product.md#connect-and-disconnect).
  */
 export function VerifiedState({
   connection,
@@ -228,8 +231,9 @@ export function VerifiedState({
 }
 
 /**
- * Socket errors no panel took (spec §8): 'Failed to connect to server', 'Failed to initialize socket
- * connection', an error event's message or 'An error occurred', a room error or 'Room error occurred'.
+ * Socket errors no panel took (docs/product.md#socket-and-streaming-messages): 'Failed to connect to server',
+ * 'Failed to initialize socket connection', an error event's message or 'An error occurred', a room error or
+ * 'Room error occurred'.
  */
 export function SocketErrorBanner({ live }: { live: SocketState }) {
   return live.error ? <Alert tone="error">{live.error}</Alert> : null;

@@ -1,6 +1,6 @@
 // The demo platform's connect panel (local configurations only): the same states as the TikTok and Twitch
-// panels (spec §2, §4; shared in ConnectPanel.tsx), with a demo account made in one step and a "live" switch
-// instead of a real stream.
+// panels (docs/product.md#connect-panels; shared in ConnectPanel.tsx), with a demo account made in one step
+// and a "live" switch instead of a real stream.
 import { useState } from 'react';
 import { Button, Card, CardTitle, Field, Input } from '../../components/ui/index.ts';
 import type { SocketState } from '../../lib/socket.ts';

@@ -1,4 +1,4 @@
-// The TikTok and Twitch connect panels (spec §2, §4, §5, §8): loading, daily limit reached, live,
+// The TikTok and Twitch connect panels (docs/product.md#connect-panels): loading, daily limit reached, live,
 // connecting, verified (Connect / Start Mining), unverified (username, 'Generate Code' and four steps for
 // TikTok, 'Connect With Twitch' for Twitch), verify, red error and blue info banners, maintenance; the states
 // they share with the demo panel are in ConnectPanel.tsx.

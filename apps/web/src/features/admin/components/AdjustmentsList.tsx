@@ -3,7 +3,7 @@
 // request, and says why.
 import type { Adjustment } from '@strm/shared';
 import { useState } from 'react';
-import { Alert, Badge, Button } from '../../../components/ui/index.ts';
+import { Alert, Badge, Button, Table } from '../../../components/ui/index.ts';
 import { useAdjustmentDecision, useAdjustments } from '../api.ts';
 import { ADMIN_MESSAGES } from '../messages.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -32,54 +32,46 @@ export function AdjustmentsList() {
         {adjustments.data?.adjustments.length === 0 ? (
           <p className="text-sm text-slate-400">{M.empty}</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[44rem] text-left text-sm text-slate-200">
-              <thead className="text-xs uppercase text-slate-400">
-                <tr>
-                  {Object.values(M.columns).map((c) => (
-                    <th key={c} scope="col" className="p-2">
-                      {c}
-                    </th>
-                  ))}
-                  <th scope="col" className="p-2">
-                    <span className="sr-only">{M.approve}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {(adjustments.data?.adjustments ?? []).map((a) => (
-                  <tr key={a.id} className="border-t border-slate-800" data-testid="adjustment">
-                    <td className="p-2 whitespace-nowrap">{formatDate(a.createdAt)}</td>
-                    <td className="p-2 break-all font-mono text-xs">{a.wallet}</td>
-                    <td className="p-2 whitespace-nowrap">
-                      {fmt(a.previousPendingReward)} → {fmt(a.requestedPendingReward)}
-                    </td>
-                    <td className="p-2 break-all font-mono text-xs">{a.admin}</td>
-                    <td className="p-2">{a.reason ?? '—'}</td>
-                    <td className="p-2">
-                      <Badge tone={STATUS_TONE[a.status]}>{M.status[a.status]}</Badge>
-                    </td>
-                    <td className="p-2">
-                      {a.status === 'pending_approval' ? (
-                        <div className="flex gap-2">
-                          <Button size="sm" onClick={() => setAsked({ adjustment: a, approve: true })}>
-                            {M.approve}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="secondary"
-                            onClick={() => setAsked({ adjustment: a, approve: false })}
-                          >
-                            {M.reject}
-                          </Button>
-                        </div>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            columns={Object.values(M.columns)}
+            className="min-w-[44rem]"
+            trailing={
+              <th scope="col" className="p-2">
+                <span className="sr-only">{M.approve}</span>
+              </th>
+            }
+          >
+            {(adjustments.data?.adjustments ?? []).map((a) => (
+              <tr key={a.id} className="border-t border-slate-800" data-testid="adjustment">
+                <td className="p-2 whitespace-nowrap">{formatDate(a.createdAt)}</td>
+                <td className="p-2 break-all font-mono text-xs">{a.wallet}</td>
+                <td className="p-2 whitespace-nowrap">
+                  {fmt(a.previousPendingReward)} → {fmt(a.requestedPendingReward)}
+                </td>
+                <td className="p-2 break-all font-mono text-xs">{a.admin}</td>
+                <td className="p-2">{a.reason ?? '—'}</td>
+                <td className="p-2">
+                  <Badge tone={STATUS_TONE[a.status]}>{M.status[a.status]}</Badge>
+                </td>
+                <td className="p-2">
+                  {a.status === 'pending_approval' ? (
+                    <div className="flex gap-2">
+                      <Button size="sm" onClick={() => setAsked({ adjustment: a, approve: true })}>
+                        {M.approve}
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="secondary"
+                        onClick={() => setAsked({ adjustment: a, approve: false })}
+                      >
+                        {M.reject}
+                      </Button>
+                    </div>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
       </SectionState>
       <ConfirmDialog

@@ -1,3 +1,4 @@
+import { Table } from '../../../components/ui/index.ts';
 import { useAuditLog } from '../api.ts';
 import { ADMIN_MESSAGES } from '../messages.ts';
 import { formatDate, SectionState } from './SectionState.tsx';
@@ -16,30 +17,17 @@ export function AuditPanel() {
         {audit.data?.length === 0 ? (
           <p className="text-sm text-slate-400">{M.empty}</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-left text-sm text-slate-200">
-              <thead className="text-xs uppercase text-slate-400">
-                <tr>
-                  {Object.values(M.columns).map((c) => (
-                    <th key={c} scope="col" className="p-2">
-                      {c}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {(audit.data ?? []).map((a) => (
-                  <tr key={a.id} className="border-t border-slate-800">
-                    <td className="p-2 whitespace-nowrap">{formatDate(a.created_at)}</td>
-                    <td className="p-2 break-all font-mono text-xs">{a.actor}</td>
-                    <td className="p-2">{M.actions[a.action]}</td>
-                    <td className="p-2 break-all font-mono text-xs">{a.target ?? '—'}</td>
-                    <td className="p-2">{a.detail ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={Object.values(M.columns)} className="min-w-[36rem]">
+            {(audit.data ?? []).map((a) => (
+              <tr key={a.id} className="border-t border-slate-800">
+                <td className="p-2 whitespace-nowrap">{formatDate(a.created_at)}</td>
+                <td className="p-2 break-all font-mono text-xs">{a.actor}</td>
+                <td className="p-2">{M.actions[a.action]}</td>
+                <td className="p-2 break-all font-mono text-xs">{a.target ?? '—'}</td>
+                <td className="p-2">{a.detail ?? '—'}</td>
+              </tr>
+            ))}
+          </Table>
         )}
       </SectionState>
     </section>

@@ -25,7 +25,7 @@ function useNow(active: boolean): number {
   return now;
 }
 
-/** Live stats of the dashboard (spec §4 "Rate increase", §9). */
+/** Live stats of the dashboard (docs/product.md#rate-increase, #daily-cap). */
 export function LiveStats({
   wallet,
   activeTier,

@@ -5,7 +5,7 @@ import { LOADING_TIERS, tiersErrorMessage, useTiers } from '../../tiers/index.ts
 import { MINING_MESSAGES } from '../messages.ts';
 import type { useWalletTransactions } from '../useWalletTransactions.ts';
 
-/** Why a tier's button is disabled, or null when it is not (spec §5 "Tier actions"). */
+/** Why a tier's button is disabled, or null when it is not (docs/product.md#tier-actions). */
 export function tierActionBlock(
   tier: Tier,
   state: {

@@ -1,5 +1,6 @@
 // When the program client's code cannot be loaded (a failed chunk download), a wallet transaction says
-// 'Failed to initialize program' (spec §8) and the button is usable again, instead of failing silently.
+// 'Failed to initialize program' (docs/product.md#tier-messages) and the button is usable again, instead of
+// failing silently.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

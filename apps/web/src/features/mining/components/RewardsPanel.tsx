@@ -4,7 +4,10 @@ import { formatNumber } from '../../../lib/format.ts';
 import { MINING_MESSAGES } from '../messages.ts';
 import type { useWalletTransactions } from '../useWalletTransactions.ts';
 
-/** Collect is disabled while live, while collecting, or with nothing pending (spec §5). */
+/**
+ * Collect is disabled while live, while collecting, or with nothing pending
+ * (docs/product.md#streaming-and-rewards).
+ */
 export function canCollect(pending: number, isLive: boolean, collecting: boolean): boolean {
   return !isLive && !collecting && pending > 0;
 }

@@ -43,7 +43,10 @@ const PLATFORM_LABELS: Record<(typeof REGISTRATION_PLATFORMS)[number], string> =
   youtube: 'YouTube',
 };
 
-/** The registration form (spec §5), validated by the shared schema the server also applies. */
+/**
+ * The registration form (docs/product.md#registration-form), validated by the shared schema the server also
+ * applies.
+ */
 export function RegistrationForm({ wallet, onDisconnect }: { wallet: string | null; onDisconnect(): void }) {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});

@@ -7,7 +7,10 @@ import { useMyRegistration } from '../api.ts';
 import { REGISTRATION_MESSAGES } from '../messages.ts';
 import { RegistrationForm } from './RegistrationForm.tsx';
 
-/** Beta Registration, or Already Registered when the wallet has registered (spec §2). */
+/**
+ * Beta Registration, or Already Registered when the wallet has registered
+ * (docs/product.md#beta-registration).
+ */
 export function RegistrationPage({
   wallet,
   logo,
