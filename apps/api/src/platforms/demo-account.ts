@@ -2,7 +2,7 @@
 // unless another wallet's verified demo account has it.
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import type { StreamerStore } from '../services/streamer/store.ts';
+import type { StreamerStore } from '../db/streamer-store.ts';
 
 export interface DemoAccountDeps {
   streamers: StreamerStore;

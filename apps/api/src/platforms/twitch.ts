@@ -94,7 +94,7 @@ export class TwitchPlatform extends PolledPlatform {
 
   /**
    * GET /twitch/auth: where the popup goes (implicit grant; Twitch returns to /callback#access_token=…&state=…).
-   * `state` is this attempt's, stored by the server (services/platforms/oauth-state.ts).
+   * `state` is this attempt's, stored by the server (platforms/oauth-state.ts).
    */
   authorizeUrl(state: string): string {
     if (!this.options.clientId) throw new PlatformError('unavailable', TWITCH_MESSAGES.notConfigured);

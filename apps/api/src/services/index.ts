@@ -20,7 +20,7 @@ import { OverlayService } from './overlay/index.ts';
 import type { OverlayPublisher, WalletEventListener } from './overlay/feed.ts';
 import { ClaimService } from './rewards/claims.ts';
 import { decimalsRefusal, treasuryOf } from './rewards/treasury.ts';
-import { StreamerStore } from './streamer/store.ts';
+import { StreamerStore } from '../db/streamer-store.ts';
 import { TierActions } from './tiers/actions.ts';
 import { TierCatalog } from './tiers/catalog.ts';
 

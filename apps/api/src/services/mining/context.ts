@@ -2,7 +2,7 @@
 // work due on them, the writes the database owes, and the database work in flight.
 import type { StreamPlatform } from '@strm/shared';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
-import { StreamerStore } from '../streamer/store.ts';
+import { StreamerStore } from '../../db/streamer-store.ts';
 import { scheduledEnd } from './accrual.ts';
 import { type EngineCounters, engineCounters } from './counters.ts';
 import { DueQueue } from './due-queue.ts';

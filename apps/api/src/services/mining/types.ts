@@ -9,7 +9,7 @@ import type { Logger } from '../../logger.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import type { PlatformAdapters } from '../../platforms/adapter.ts';
 import type { StreamerRecords } from '../tiers/records.ts';
-import type { StreamerStore } from '../streamer/store.ts';
+import type { StreamerStore } from '../../db/streamer-store.ts';
 import type { TierCatalog } from '../tiers/catalog.ts';
 import type { EngineCounters } from './counters.ts';
 import type { ErrorCode, ErrorDetails } from '../../errors.ts';

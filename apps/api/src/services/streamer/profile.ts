@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { type AdminDeps, isAdmin } from '../admins.ts';
 import type { TierCatalog } from '../tiers/catalog.ts';
 import { currentRate } from './mining-stats.ts';
-import type { StreamerStore } from './store.ts';
+import type { StreamerStore } from '../../db/streamer-store.ts';
 
 export interface ProfileDeps {
   admins: AdminDeps;

@@ -1,7 +1,7 @@
 // Persistence of streamers and their platform accounts: the reads and writes the engine, the socket
 // handlers and the streamer routes make, in one place.
 import type { StreamPlatform } from '@strm/shared';
-import type { PrismaClient } from '../../db/index.ts';
+import type { PrismaClient } from './index.ts';
 
 export class StreamerStore {
   constructor(private readonly prisma: PrismaClient) {}
