@@ -7,13 +7,18 @@ import { DomainError } from '../errors.ts';
 import { CORE_OPERATIONS } from './openapi-core.ts';
 import type { OpenApiFeatures, Operation } from './openapi-operation.ts';
 import { OVERLAY_OPERATIONS } from './openapi-overlay.ts';
+import { OAUTH_PLATFORM_OPERATIONS } from './openapi-oauth-platforms.ts';
 
 type JsonSchema = Record<string, unknown>;
 
 export type { OpenApiFeatures };
 
 /** Every operation of the REST API: the core ones and the areas' own. */
-export const OPERATIONS: readonly Operation[] = [...CORE_OPERATIONS, ...OVERLAY_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [
+  ...CORE_OPERATIONS,
+  ...OVERLAY_OPERATIONS,
+  ...OAUTH_PLATFORM_OPERATIONS,
+];
 
 /** The operations this instance serves. */
 export function operationsFor(features: OpenApiFeatures): Operation[] {

@@ -18,6 +18,7 @@ import { marketRouter } from './market.ts';
 import { miningRouter } from './mining.ts';
 import { overlayRouter } from './overlay.ts';
 import { platformsRouter } from './platforms.ts';
+import { oauthPlatformsRouter } from './oauth-platforms.ts';
 import { registrationsRouter } from './registrations.ts';
 import { streamerRouter } from './streamer.ts';
 
@@ -66,6 +67,7 @@ export function apiRouter(
   router.use(streamerRouter(deps, mining));
   router.use(miningRouter(deps, mining, guards.access));
   router.use(platformsRouter(deps, mining, guards.access));
+  router.use(oauthPlatformsRouter(deps, mining, guards.access));
   router.use(adminRouter(deps, guards.access));
   router.use(overlayRouter(deps, guards.overlays, guards.access));
   router.use(methodNotAllowed(features));

@@ -20,6 +20,9 @@ import type { PlatformAdapter } from '../../platforms/adapter.ts';
 import { DemoPlatform } from '../../platforms/demo.ts';
 import { TikTokPlatform } from '../../platforms/tiktok.ts';
 import { TwitchPlatform } from '../../platforms/twitch.ts';
+import { KickPlatform } from '../../platforms/kick.ts';
+import { youtubeRefreshTokens } from '../../platforms/oauth-accounts.ts';
+import { YouTubePlatform } from '../../platforms/youtube.ts';
 import { chainStreamerRecords, type StreamerRecords } from '../chain/streamer-records.ts';
 import { ClaimService } from '../rewards/claims.ts';
 import type { Treasury } from '../rewards/treasury.ts';
@@ -42,6 +45,8 @@ export interface Mining {
   /** The real platforms (verification and live detection); base URLs from the configuration. */
   twitch: TwitchPlatform;
   tiktok: TikTokPlatform;
+  youtube: YouTubePlatform;
+  kick: KickPlatform;
   /**
    * Recovers sessions and claims left by a crash, loads the tiers (reloaded when the chain's config
    * changes and every `tiersRefreshMs` for the database's side), starts ticking and reconciling.
@@ -115,9 +120,18 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
   const { httpTimeoutMs } = config.platforms;
   const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs, metrics }, logger);
   const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs, metrics }, logger);
+  const { youtube: youtubeConfig, kick: kickConfig } = config.platforms;
+  const youtube = new YouTubePlatform(
+    { ...youtubeConfig, httpTimeoutMs, metrics },
+    logger,
+    youtubeRefreshTokens(prisma, youtubeConfig.clientSecret),
+  );
+  const kick = new KickPlatform({ ...kickConfig, httpTimeoutMs, metrics }, logger);
   const platforms = new Map<StreamPlatform, PlatformAdapter>([
     ['twitch', twitch],
     ['tiktok', tiktok],
+    ['youtube', youtube],
+    ['kick', kick],
   ]);
   for (const adapter of deps.platforms ?? []) platforms.set(adapter.platform, adapter);
   if (demo) platforms.set('demo', demo);
@@ -178,6 +192,8 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
     demo,
     twitch,
     tiktok,
+    youtube,
+    kick,
     async start() {
       await tiers.refresh();
       // Amounts are base units of TOKEN_DECIMALS (6) everywhere they are stored, summed and paid, and
@@ -228,6 +244,8 @@ export function createMining(deps: AppDeps, events: EngineEvents, access?: Acces
       records.close();
       twitch.stop();
       tiktok.stop();
+      youtube.stop();
+      kick.stop();
       await membership.leave();
     },
   };
