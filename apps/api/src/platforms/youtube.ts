@@ -31,8 +31,7 @@ export const YOUTUBE_MESSAGES = {
   notConfigured: SERVER_MESSAGES.youtubeNotConfigured,
   unavailable: 'Failed to connect to YouTube Live',
   codeRefused: 'YouTube did not accept this authorization. Please connect with YouTube again.',
-  tokenInvalid:
-    'Your YouTube authorization has expired or was revoked. Please connect with YouTube again.',
+  tokenInvalid: 'Your YouTube authorization has expired or was revoked. Please connect with YouTube again.',
   noChannel: 'This Google account has no YouTube channel. Create one, then connect with YouTube again.',
   quotaExhausted: SERVER_MESSAGES.youtubeQuotaExhausted,
 } as const;

@@ -260,13 +260,7 @@ export class PlatformAccounts {
   }
 
   /** Also YouTube's and Kick's (platforms/oauth-accounts.ts). */
-  async markVerified(
-    wallet: string,
-    platform: Platform,
-    id: number,
-    username: string,
-    externalId: string,
-  ) {
+  async markVerified(wallet: string, platform: Platform, id: number, username: string, externalId: string) {
     await this.assertNotTaken(wallet, platform, username, externalId);
     try {
       await this.deps.prisma.platformAccount.update({
