@@ -95,6 +95,8 @@ export class PlatformAccounts {
 
   /** POST /update-streamer-username: a new username is unverified until verified again. */
   async updateUsername(wallet: string, platform: Platform, username: string) {
+    if (platform === 'youtube' || platform === 'kick')
+      throw new DomainError('bad_request', SERVER_MESSAGES[`${platform}VerifiedByAuthorizing`]);
     const name = normaliseUsername(username);
     const current = await this.deps.prisma.platformAccount.findUnique({
       where: { wallet_platform: { wallet, platform } },
