@@ -17,7 +17,7 @@ import type { Clock } from '../clock.ts';
 import type { PlatformAccountRef } from './adapter.ts';
 import { PlatformError } from './http.ts';
 import type { KickPlatform } from './kick.ts';
-import type { YouTubePlatform } from './youtube.ts';
+import { type YouTubePlatform, YouTubeQuotaExhausted } from './youtube.ts';
 
 export interface OAuthCodeAccountsDeps {
   prisma: PrismaClient;
@@ -34,10 +34,8 @@ export interface OAuthCodeAccountsDeps {
 
 /** A live-status failure the streamer should read as the platform's own words (quota, authorization). */
 export function oauthPlatformRefusal(err: unknown): DomainError | undefined {
+  if (err instanceof YouTubeQuotaExhausted) return new DomainError('platform_quota_exhausted', err.message);
   if (!(err instanceof PlatformError)) return undefined;
-  if (err.message === SERVER_MESSAGES.youtubeQuotaExhausted) {
-    return new DomainError('platform_quota_exhausted', err.message);
-  }
   if (err.kind === 'unauthorized') return new DomainError('platform_token_invalid', err.message);
   return undefined;
 }

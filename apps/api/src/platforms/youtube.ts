@@ -36,6 +36,13 @@ export const YOUTUBE_MESSAGES = {
   quotaExhausted: SERVER_MESSAGES.youtubeQuotaExhausted,
 } as const;
 
+/** Google answered quotaExceeded: the platform cannot be asked (not: the stream is offline). */
+export class YouTubeQuotaExhausted extends PlatformError {
+  constructor() {
+    super('rate-limited', YOUTUBE_MESSAGES.quotaExhausted);
+  }
+}
+
 export interface YouTubeOptions extends PollOptions {
   clientId: string | undefined;
   clientSecret: string | undefined;
@@ -196,7 +203,7 @@ export class YouTubePlatform extends PolledPlatform {
 
   /** At a start (and a dashboard's join): the live broadcast found now, its viewers from videos.list. */
   async liveStatus(account: PlatformAccountRef): Promise<LiveStatus> {
-    if (this.quotaExhausted) throw new PlatformError('rate-limited', YOUTUBE_MESSAGES.quotaExhausted);
+    if (this.quotaExhausted) throw new YouTubeQuotaExhausted();
     const key = keyOf(account);
     const entry = this.known.get(key) ?? { videoId: null, last: null };
     this.known.set(key, entry);
@@ -256,7 +263,7 @@ export class YouTubePlatform extends PolledPlatform {
             result.set(e.key, e.entry.last);
           }
         } catch (err) {
-          if (err instanceof PlatformError && err.kind === 'rate-limited') throw err;
+          if (err instanceof YouTubeQuotaExhausted) throw err;
           this.logger.warn({ err, wallet: e.account.wallet }, 'YouTube live broadcast lookup failed');
         }
       }
@@ -270,7 +277,7 @@ export class YouTubePlatform extends PolledPlatform {
         result.set(e.key, status);
       }
     } catch (err) {
-      if (err instanceof PlatformError && err.kind === 'rate-limited' && this.quotaExhausted) return held();
+      if (err instanceof YouTubeQuotaExhausted) return held();
       throw err;
     }
     return result;
@@ -384,7 +391,7 @@ export class YouTubePlatform extends PolledPlatform {
         { reasons, dailyQuota: this.options.dailyQuota },
         'YouTube Data API quota exhausted: live sessions keep their state, new ones are refused until it resets',
       );
-      throw new PlatformError('rate-limited', YOUTUBE_MESSAGES.quotaExhausted);
+      throw new YouTubeQuotaExhausted();
     }
     this.logger.warn({ status: res.status, reasons }, 'YouTube refused a request');
     if (reasons.some((r) => /forbidden|insufficientPermissions|authError/i.test(r))) {
