@@ -136,6 +136,8 @@ export class OAuthCodeAccounts {
       verificationCode: null,
       codeExpiresAt: null,
       externalId: null,
+      // Another channel's refresh token never stays beside this one.
+      oauthRefreshToken: null,
     };
     const account = await prisma.platformAccount.upsert({
       where: { wallet_platform: { wallet, platform } },
