@@ -248,6 +248,31 @@ describe.each(['youtube', 'kick'] as const)('%s live detection in the engine', (
   });
 });
 
+describe.each([
+  ['youtube', '/youtube/v3/videos'],
+  ['kick', '/public/v1/channels'],
+] as const)('%s failing to answer', (platform, path) => {
+  it('fewer than PLATFORM_MAX_FAILED_POLLS times in a row (5xx, a timeout) neither ends a live session nor stalls the engine', async () => {
+    const s = await streamer(platform, `flaky_${platform}`);
+    const fake = platform === 'youtube' ? youtube : kick;
+    if (platform === 'youtube') youtube.setLive(s.username, true, 3);
+    else kick.setLive(s.username, true, 3);
+    expect((await start(s)).event).toBe('stream-started');
+    fake.fail(path, { status: 503, times: 1 });
+    fake.fail(path, { delayMs: 3000, times: 1 });
+    const asked = () => fake.requests.filter((r) => r.url.pathname === path).length;
+    const before = asked();
+    await waitFor(() => asked() >= before + 3, 10_000);
+    expect(server.app.mining.engine.isLive(s.wallet)).toBe(true);
+    const stop = await socketRequest(s.socket, 'stop-stream', { platform, wallet: s.wallet }, [
+      'stream-stopped',
+      'error',
+    ]);
+    expect(stop.event).toBe('stream-stopped');
+    s.socket.close();
+  });
+});
+
 describe('YouTube quota', () => {
   it('exhausted: live sessions go on, new starts are refused with a clear message, units are in /metrics', async () => {
     const live = await streamer('youtube', 'quota_live');
