@@ -11,6 +11,7 @@ import {
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { repoRoot } from './paths.ts';
+import { oauthPlatformsConfig, oauthPlatformsEnv, oauthPlatformsProblem } from './platforms/oauth-config.ts';
 
 export { repoRoot };
 
@@ -140,6 +141,7 @@ const envSchema = z.object({
   TIKTOK_CLIENT_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   TIKTOK_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   TIKTOK_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  ...oauthPlatformsEnv,
   PLATFORM_HTTP_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   /** Live detection fails closed: polls in a row that could not confirm a stream before it counts as offline. */
   PLATFORM_MAX_FAILED_POLLS: z.coerce.number().int().min(1).max(100).default(3),
@@ -310,6 +312,7 @@ function finalise(env: Env) {
         clientSecret: env.TIKTOK_CLIENT_SECRET,
         redirectUri: env.TIKTOK_REDIRECT_URI ?? `${webOrigins[0]}/callback`,
       },
+      ...oauthPlatformsConfig(env, webOrigins[0]!),
     },
   };
 }
@@ -329,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const problem =
+    oauthPlatformsProblem(parsed.data) ??
     (config.nodeEnv === 'production' ? productionProblem(config) : undefined) ??
     realMoneyProblem(parsed.data);
   if (problem) throw new ConfigError(`Invalid environment variable ${problem[0]}: ${problem[1]}`);

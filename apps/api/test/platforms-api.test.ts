@@ -15,6 +15,10 @@ describe('every platform endpoint needs a signed-in wallet', () => {
     ['post', '/verify-streamer'],
     ['post', '/tiktok/exchange-code'],
     ['get', '/tiktok/auth'],
+    ['get', '/youtube/auth'],
+    ['post', '/youtube/exchange-code'],
+    ['get', '/kick/auth'],
+    ['post', '/kick/exchange-code'],
   ] as const)('%s %s → 401', async (method, path) => {
     const res = await request(t.app)[method](`/api/v1${path}`);
     expect(res.status).toBe(401);
@@ -40,7 +44,7 @@ describe('GET /twitch/auth', () => {
 });
 
 describe('usernames and platform status', () => {
-  it('lists both platforms, unverified with no username, for a new wallet', async () => {
+  it('lists every platform, unverified with no username, for a new wallet', async () => {
     const wallet = newWallet();
     const res = await as(t, wallet).get(`/streamer-platforms?wallet=${wallet}`);
     expect(res.status).toBe(200);
@@ -49,6 +53,8 @@ describe('usernames and platform status', () => {
       platforms: [
         { platform: 'tiktok', isVerified: false, username: null },
         { platform: 'twitch', isVerified: false, username: null },
+        { platform: 'youtube', isVerified: false, username: null },
+        { platform: 'kick', isVerified: false, username: null },
       ],
     });
   });
@@ -82,7 +88,10 @@ describe('usernames and platform status', () => {
   it.each([
     [{ platform: 'tiktok', username: '' }, 'Username is required'],
     [{ platform: 'tiktok', username: 'no spaces' }, 'Invalid username'],
-    [{ platform: 'kick', username: 'abc' }, undefined],
+    // YouTube and Kick name the account themselves when the streamer connects (issue 40).
+    [{ platform: 'kick', username: 'abc' }, 'Kick accounts are verified by connecting with Kick'],
+    [{ platform: 'youtube', username: 'abc' }, 'YouTube accounts are verified by connecting with YouTube'],
+    [{ platform: 'mixer', username: 'abc' }, undefined],
   ])('refuses %j with 400', async (body, message) => {
     const res = await as(t, newWallet()).post('/update-streamer-username', body);
     expect(res.status).toBe(400);

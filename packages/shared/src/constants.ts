@@ -38,7 +38,9 @@ export const TIKTOK_API_ENABLED = false;
 export const TIMEZONE_MAX_CHANGES = 1;
 export const TWITCH_AUTH_MESSAGE_TYPE = 'TWITCH_AUTH';
 
-export const PLATFORMS = ['tiktok', 'twitch'] as const;
+export const PLATFORMS = ['tiktok', 'twitch', 'youtube', 'kick'] as const;
+/** The platforms verified by an OAuth authorization-code flow with PKCE (issue 40; schemas/oauth-platforms.ts). */
+export const OAUTH_CODE_PLATFORMS = ['youtube', 'kick'] as const;
 /** Where a streamer can mine: the real platforms, plus the demo platform a local configuration enables. */
 export const STREAM_PLATFORMS = [...PLATFORMS, 'demo'] as const;
 /** Mining sessions: updates, checkpoints and the grace period of a dropped socket (server defaults). */

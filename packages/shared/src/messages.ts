@@ -76,6 +76,23 @@ export const SERVER_MESSAGES = {
   oauthStateExpired: 'This authorization took too long and has expired. Please authorize again.',
   tiktokVerified: 'Your TikTok account is verified',
   twitchVerified: 'Your Twitch account is verified',
+  // YouTube Live and Kick (issue 40): the same states and messages as Twitch, with the platform's name.
+  youtubeNotVerified: 'Please verify your YouTube account first',
+  kickNotVerified: 'Please verify your Kick account first',
+  youtubeNoTier: 'You must activate a mining tier before connecting to YouTube Live',
+  kickNoTier: 'You must activate a mining tier before connecting to Kick Live',
+  youtubeNotLive: 'Your YouTube stream is not live. Go live on YouTube, then connect again.',
+  kickNotLive: 'Your Kick stream is not live. Go live on Kick, then connect again.',
+  youtubeAccountTaken: 'This YouTube account is already verified by another wallet',
+  kickAccountTaken: 'This Kick account is already verified by another wallet',
+  youtubeVerified: 'Your YouTube account is verified',
+  kickVerified: 'Your Kick account is verified',
+  youtubeNotConfigured: 'YouTube is not configured on this server',
+  kickNotConfigured: 'Kick is not configured on this server',
+  youtubeVerifiedByAuthorizing: 'YouTube accounts are verified by connecting with YouTube',
+  kickVerifiedByAuthorizing: 'Kick accounts are verified by connecting with Kick',
+  youtubeQuotaExhausted:
+    "YouTube's daily API quota for this server is used up, so whether you are live cannot be checked now. Live sessions go on; new ones can start when the quota resets (midnight Pacific time).",
   // Access and abuse limits (REST 403/429 bodies, socket connect_error data and error events).
   betaAccessRequired: 'This wallet does not have beta access',
   accessRevoked: 'Your beta access has been revoked',

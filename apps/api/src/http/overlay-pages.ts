@@ -7,7 +7,13 @@ import { type RequestHandler, Router } from 'express';
 import { CARD_CACHE_MS, type OverlayService } from '../services/overlay/index.ts';
 import { DomainError } from '../errors.ts';
 
-const PLATFORM_NAME = { twitch: 'Twitch', tiktok: 'TikTok', demo: 'Demo' } as const;
+const PLATFORM_NAME = {
+  twitch: 'Twitch',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+  kick: 'Kick',
+  demo: 'Demo',
+} as const;
 /** en-US with up to 6 fraction digits, as the web app shows amounts. */
 const amount = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 

@@ -1,16 +1,21 @@
-// The streaming platforms the engine and the verification know: Twitch and TikTok (their base URLs from the
-// configuration), the demo platform when DEMO_PLATFORM is on, and any a test passes in (AppDeps.platforms).
+// The streaming platforms the engine and the verification know: Twitch, TikTok, YouTube and Kick (their base
+// URLs from the configuration), the demo platform when DEMO_PLATFORM is on, and any a test passes in (AppDeps.platforms).
 import type { StreamPlatform } from '@strm/shared';
 import type { AppDeps } from '../deps.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { PlatformAdapter, PlatformAdapters } from './adapter.ts';
 import { DemoPlatform } from './demo.ts';
+import { KickPlatform } from './kick.ts';
+import { youtubeRefreshTokens } from './oauth-accounts.ts';
 import { TikTokPlatform } from './tiktok.ts';
 import { TwitchPlatform } from './twitch.ts';
+import { YouTubePlatform } from './youtube.ts';
 
 export interface Platforms {
   twitch: TwitchPlatform;
   tiktok: TikTokPlatform;
+  youtube: YouTubePlatform;
+  kick: KickPlatform;
   /** The demo platform (local configurations only). */
   demo: DemoPlatform | undefined;
   /** Every adapter the engine asks about live state, by platform. */
@@ -24,22 +29,34 @@ export function createPlatforms(deps: AppDeps & { metrics: Metrics }): Platforms
   const { httpTimeoutMs } = config.platforms;
   const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs, metrics }, logger);
   const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs, metrics }, logger);
+  const youtube = new YouTubePlatform(
+    { ...config.platforms.youtube, httpTimeoutMs, metrics },
+    logger,
+    youtubeRefreshTokens(deps.prisma, config.platforms.youtube.clientSecret),
+  );
+  const kick = new KickPlatform({ ...config.platforms.kick, httpTimeoutMs, metrics }, logger);
   // Who is live on the demo platform is kept in the database, as a real platform's state is outside the API.
   const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform(deps.prisma)) : undefined;
   const adapters = new Map<StreamPlatform, PlatformAdapter>([
     ['twitch', twitch],
     ['tiktok', tiktok],
+    ['youtube', youtube],
+    ['kick', kick],
   ]);
   for (const adapter of deps.platforms ?? []) adapters.set(adapter.platform, adapter);
   if (demo) adapters.set('demo', demo);
   return {
     twitch,
     tiktok,
+    youtube,
+    kick,
     demo,
     adapters,
     stop() {
       twitch.stop();
       tiktok.stop();
+      youtube.stop();
+      kick.stop();
     },
   };
 }

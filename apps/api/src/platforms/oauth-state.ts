@@ -26,9 +26,13 @@ export class OAuthStates {
   constructor(private readonly deps: { prisma: PrismaClient; clock: Clock }) {}
 
   /** A new attempt for the wallet; the expired attempts of every wallet are dropped on the way. */
-  async begin(wallet: string, platform: Platform, opts: { pkce?: boolean } = {}): Promise<OAuthAttempt> {
+  async begin(
+    wallet: string,
+    platform: Platform,
+    opts: { pkce?: boolean; prefix?: string } = {},
+  ): Promise<OAuthAttempt> {
     const now = this.deps.clock.now();
-    const state = randomBytes(24).toString('base64url');
+    const state = (opts.prefix ?? '') + randomBytes(24).toString('base64url');
     // 64 characters of the unreserved set (RFC 7636 allows 43 to 128).
     const codeVerifier = opts.pkce ? randomBytes(48).toString('base64url') : undefined;
     await this.deps.prisma.oAuthState.deleteMany({ where: { expiresAt: { lte: now } } });

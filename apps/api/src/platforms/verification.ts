@@ -95,6 +95,8 @@ export class PlatformAccounts {
 
   /** POST /update-streamer-username: a new username is unverified until verified again. */
   async updateUsername(wallet: string, platform: Platform, username: string) {
+    if (platform === 'youtube' || platform === 'kick')
+      throw new DomainError('bad_request', SERVER_MESSAGES[`${platform}VerifiedByAuthorizing`]);
     const name = normaliseUsername(username);
     const current = await this.deps.prisma.platformAccount.findUnique({
       where: { wallet_platform: { wallet, platform } },
@@ -125,6 +127,8 @@ export class PlatformAccounts {
   async generateCode(wallet: string, platform: Platform) {
     if (platform === 'twitch')
       throw new DomainError('bad_request', SERVER_MESSAGES.twitchVerifiedByAuthorizing);
+    if (platform === 'youtube' || platform === 'kick')
+      throw new DomainError('bad_request', SERVER_MESSAGES[`${platform}VerifiedByAuthorizing`]);
     const account = await this.deps.prisma.platformAccount.findUnique({
       where: { wallet_platform: { wallet, platform } },
     });
@@ -151,6 +155,8 @@ export class PlatformAccounts {
     wallet: string,
     input: { platform: Platform; verificationCode?: string; accessToken?: string; state?: string },
   ) {
+    if (input.platform === 'youtube' || input.platform === 'kick')
+      throw new DomainError('bad_request', SERVER_MESSAGES[`${input.platform}VerifiedByAuthorizing`]);
     return input.platform === 'twitch'
       ? this.verifyTwitch(wallet, input.accessToken, input.state)
       : this.verifyTikTok(wallet, input.verificationCode);
@@ -255,13 +261,8 @@ export class PlatformAccounts {
     if (taken) throw new DomainError('account_taken', SERVER_MESSAGES[`${platform}AccountTaken`]);
   }
 
-  private async markVerified(
-    wallet: string,
-    platform: Platform,
-    id: number,
-    username: string,
-    externalId: string,
-  ) {
+  /** Also YouTube's and Kick's (platforms/oauth-accounts.ts). */
+  async markVerified(wallet: string, platform: Platform, id: number, username: string, externalId: string) {
     await this.assertNotTaken(wallet, platform, username, externalId);
     try {
       await this.deps.prisma.platformAccount.update({

@@ -21,6 +21,7 @@ import { demoRouter } from './demo.ts';
 import { platformsRouter } from './platforms.ts';
 import { adminRouter } from './admin.ts';
 import { overlayRouter } from './overlay.ts';
+import { oauthPlatformsRouter } from './oauth-platforms.ts';
 
 export function apiRouter(
   deps: AppDeps,
@@ -49,6 +50,7 @@ export function apiRouter(
   router.use(adjustmentsRouter(deps, services));
   router.use(demoRouter(deps, services));
   router.use(platformsRouter(deps, services));
+  router.use(oauthPlatformsRouter(deps, services));
   router.use(adminRouter(deps, services.access));
   router.use(overlayRouter(deps, services.overlays, services.access));
   router.use(methodNotAllowed(features));

@@ -43,6 +43,10 @@ export function marketRouter(deps: AppDeps, market?: MarketService): Router {
     res.json({
       rpcUrl: deps.config.publicSolanaRpcUrl ?? deps.rpc.rpcUrl,
       demoPlatform: deps.config.demoPlatform,
+      oauthPlatforms: {
+        youtube: Boolean(deps.config.platforms.youtube.clientId),
+        kick: Boolean(deps.config.platforms.kick.clientId),
+      },
       links: deps.config.links,
     } satisfies z.input<typeof clientConfigSchema>);
   });

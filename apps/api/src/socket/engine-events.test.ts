@@ -29,6 +29,8 @@ describe("the engine's outcomes on the wire", () => {
     events.rateIncreased('w', { status: 'success', miningRate: 72, nextRateIncrease: null });
     events.dailyLimitReached('w', 'limit', 28_800);
     events.twitchNotLive('w', 'offline');
+    events.platformNotLive?.('w', 'youtube', 'yt offline');
+    events.platformNotLive?.('w', 'kick', 'kick offline');
     events.notice('w', 'why');
     expect(sent).toEqual([
       { wallet: 'w', event: 'mining-update', payload: figures },
@@ -48,6 +50,8 @@ describe("the engine's outcomes on the wire", () => {
         payload: { message: 'limit', currentDailyDuration: 28_800 },
       },
       { wallet: 'w', event: 'twitch:not-live', payload: { message: 'offline' } },
+      { wallet: 'w', event: 'youtube:not-live', payload: { message: 'yt offline' } },
+      { wallet: 'w', event: 'kick:not-live', payload: { message: 'kick offline' } },
       { wallet: 'w', event: 'error', payload: { message: 'why' } },
     ]);
   });

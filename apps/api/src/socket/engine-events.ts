@@ -31,6 +31,8 @@ export function engineEvents(wallets: WalletEvents): EngineEvents {
     dailyLimitReached: (wallet, message, currentDailyDuration) =>
       wallets.toWallet(wallet, 'dailyLimitReached', { message, currentDailyDuration }),
     twitchNotLive: (wallet, message) => wallets.toWallet(wallet, 'twitch:not-live', { message }),
+    platformNotLive: (wallet, platform, message) =>
+      wallets.toWallet(wallet, `${platform}:not-live`, { message }),
     notice: (wallet, message) => wallets.toWallet(wallet, 'error', { message }),
     ...relays(wallets),
   };

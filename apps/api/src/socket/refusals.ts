@@ -11,7 +11,9 @@ export type RefusalEvent =
   | 'tier-error'
   | 'rewards-error'
   | 'dailyLimitReached'
-  | 'twitch:not-live';
+  | 'twitch:not-live'
+  | 'youtube:not-live'
+  | 'kick:not-live';
 
 export interface Refusal {
   event: RefusalEvent;
@@ -40,6 +42,10 @@ const EVENT_OF: Partial<Record<ErrorCode, RefusalEvent>> = {
   session_invalid: 'room-error',
   maintenance: 'room-error',
   twitch_not_live: 'twitch:not-live',
+  youtube_not_live: 'youtube:not-live',
+  kick_not_live: 'kick:not-live',
+  platform_quota_exhausted: 'room-error',
+  platform_token_invalid: 'room-error',
   daily_limit_reached: 'dailyLimitReached',
 };
 

@@ -75,6 +75,8 @@ const eventListeners: { [E in ServerEventName]: Set<(payload: ServerEventPayload
   'rewards-collected': new Set(),
   'rewards-error': new Set(),
   'twitch:not-live': new Set(),
+  'youtube:not-live': new Set(),
+  'kick:not-live': new Set(),
 };
 
 function setState(next: Partial<SocketState>) {

@@ -83,6 +83,8 @@ const serverEvents = {
   'rewards-collected': z.object({ amount: z.number(), signature: signatureSchema }),
   'rewards-error': z.object({ message: z.string() }),
   'twitch:not-live': z.object({ message: z.string() }),
+  'youtube:not-live': z.object({ message: z.string() }),
+  'kick:not-live': z.object({ message: z.string() }),
 } as const;
 export type ServerEventName = keyof typeof serverEvents;
 export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serverEvents)[E]>;

@@ -9,6 +9,7 @@ export * from './health.ts';
 export * from './market.ts';
 export * from './overlay.ts';
 export * from './platforms.ts';
+export * from './oauth-platforms.ts';
 export * from './registration.ts';
 export * from './status.ts';
 export * from './streamer.ts';

@@ -7,6 +7,7 @@ import type { RecordChange, TierActivation } from '../tiers/records.ts';
 import { type EngineContext, platformLabel } from './context.ts';
 import { engagementBoostPermille } from './engagement.ts';
 import { DomainError } from '../../errors.ts';
+import { oauthPlatformRefusal } from '../../platforms/oauth-accounts.ts';
 import { buildSession, type LiveSession } from './session.ts';
 import { OpenSessionExists } from './store.ts';
 import type { StartRequest, StartResult } from './types.ts';
@@ -50,6 +51,9 @@ async function liveStatus(
     return await ctx.adapter(platform).liveStatus(account);
   } catch (err) {
     if (err instanceof DomainError) throw err;
+    // YouTube's quota, an authorization to renew: the platform's own message (issue 40).
+    const told = oauthPlatformRefusal(err);
+    if (told) throw told;
     ctx.deps.logger.warn({ err, platform }, 'platform live status unavailable');
     throw new DomainError('platform_connect_failed', `Failed to connect to ${platformLabel(platform)} Live`);
   }
@@ -99,6 +103,8 @@ export async function startSession(ctx: EngineContext, request: StartRequest): P
     const status = await liveStatus(ctx, platform, account);
     if (!status.live) {
       if (platform === 'twitch') throw new DomainError('twitch_not_live', SERVER_MESSAGES.twitchNotLive);
+      if (platform === 'youtube' || platform === 'kick')
+        throw new DomainError(`${platform}_not_live`, SERVER_MESSAGES[`${platform}NotLive`]);
       throw new DomainError('not_live', SERVER_MESSAGES.notLive);
     }
     const { streamer } = account;

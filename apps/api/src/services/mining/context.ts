@@ -22,7 +22,13 @@ export interface PendingClose {
 /** Retries of database writes the engine keeps (checkpoints, closes): from 1 s, doubling, at most 5 s. */
 export const WRITE_RETRY_MS = { first: 1000, max: 5000 };
 
-const PLATFORM_LABEL: Record<StreamPlatform, string> = { tiktok: 'TikTok', twitch: 'Twitch', demo: 'Demo' };
+const PLATFORM_LABEL: Record<StreamPlatform, string> = {
+  tiktok: 'TikTok',
+  twitch: 'Twitch',
+  youtube: 'YouTube',
+  kick: 'Kick',
+  demo: 'Demo',
+};
 
 export function platformLabel(platform: StreamPlatform): string {
   return PLATFORM_LABEL[platform];

@@ -65,6 +65,9 @@ export async function writeClose(ctx: EngineContext, close: PendingClose): Promi
   if (reason === 'not-live' && s.platform === 'twitch') {
     events.twitchNotLive(wallet, SERVER_MESSAGES.twitchNotLive);
   }
+  if (reason === 'not-live' && (s.platform === 'youtube' || s.platform === 'kick')) {
+    events.platformNotLive?.(wallet, s.platform, SERVER_MESSAGES[`${s.platform}NotLive`]);
+  }
   if (reason === 'daily-limit') {
     const daily = dailyDurationAt(s, endedAt);
     s.day = daily.day;

@@ -26,6 +26,8 @@ export async function overlayState(deps: StatsDeps, row: OverlayRow): Promise<Ov
 const CHANNEL_URL: Record<StreamPlatform, ((username: string) => string) | null> = {
   twitch: (u) => `https://www.twitch.tv/${encodeURIComponent(u)}`,
   tiktok: (u) => `https://www.tiktok.com/@${encodeURIComponent(u)}`,
+  youtube: (u) => `https://www.youtube.com/@${encodeURIComponent(u)}`,
+  kick: (u) => `https://kick.com/${encodeURIComponent(u)}`,
   demo: null,
 };
 

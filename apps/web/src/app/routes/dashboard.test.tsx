@@ -24,6 +24,7 @@ vi.mock('../../features/streaming/index.ts', () => ({
   SocketErrorBanner: () => null,
   DemoPanel: section('Demo'),
   PlatformPanel: ({ platform }: { platform: string }) => <h3>{platform}</h3>,
+  OAuthPlatformPanel: ({ platform }: { platform: string }) => <h3>{platform}</h3>,
 }));
 vi.mock('../../features/streamer/index.ts', () => ({
   useTokenBalance: () => ({ data: { balance: 0 } }),
@@ -76,6 +77,8 @@ describe('Dashboard', () => {
       'Stream Setup',
       'tiktok',
       'twitch',
+      'youtube',
+      'kick',
       'Live Stats',
       'Stream overlay',
     ]);

@@ -4,6 +4,7 @@
 // the Mining Calculator, then Stream Setup with the live stats. The sections below Mining Controls render once
 // the controls have been painted: the tier buttons are usable sooner (issue 25), and on a phone those
 // sections are below the fold.
+import { OAUTH_CODE_PLATFORMS } from '@strm/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { Link } from 'react-router';
@@ -27,7 +28,12 @@ import {
   useMiningStats,
 } from '../../features/mining/index.ts';
 import { useStreamer, useTokenBalance } from '../../features/streamer/index.ts';
-import { DemoPanel, PlatformPanel, SocketErrorBanner } from '../../features/streaming/index.ts';
+import {
+  DemoPanel,
+  OAuthPlatformPanel,
+  PlatformPanel,
+  SocketErrorBanner,
+} from '../../features/streaming/index.ts';
 
 export const DASHBOARD_MESSAGES = {
   loadFailed: 'Your account could not be loaded.',
@@ -142,6 +148,16 @@ export function Dashboard({ wallet }: { wallet: string }) {
               activeTier={streamer.data.activeTier}
               live={live}
             />
+            {OAUTH_CODE_PLATFORMS.map((platform) => (
+              <OAuthPlatformPanel
+                key={platform}
+                platform={platform}
+                wallet={wallet}
+                activeTier={streamer.data.activeTier}
+                live={live}
+                configured={config.data?.oauthPlatforms?.[platform] ?? false}
+              />
+            ))}
           </div>
           <LiveStats wallet={wallet} activeTier={streamer.data.activeTier} live={live} stats={stats.data} />
           <OverlayPanel wallet={wallet} live={live} stats={stats.data} />

@@ -131,6 +131,7 @@ export const ADMIN_MESSAGES = {
     wallet: 'Wallet',
     email: 'Email',
     platformUsername: 'Platform username',
+    channel: 'Channel',
     discord: 'Discord',
     frequency: 'Streaming frequency',
     content: 'Content type',

@@ -23,6 +23,19 @@ describe('the /callback page', () => {
     expect(message).toEqual({ type: 'TIKTOK_AUTH', access_token: 'tt-token' });
   });
 
+  it.each(['youtube', 'kick'] as const)(
+    'hands a %s code and its state to the opener, which has the server exchange it',
+    async (platform) => {
+      const exchange = vi.fn();
+      const message = await callbackMessage(
+        readCallback(page(`/callback?code=c0de&state=${platform}.abc&scope=x`)),
+        exchange,
+      );
+      expect(exchange).not.toHaveBeenCalled();
+      expect(message).toEqual({ type: 'OAUTH_CODE', platform, code: 'c0de', state: `${platform}.abc` });
+    },
+  );
+
   it('reports a failed exchange with the server message or the default', async () => {
     const refused = vi.fn().mockResolvedValue({ success: false, message: 'Code expired' });
     expect(await callbackMessage({ kind: 'tiktok', code: 'c' }, refused)).toEqual({

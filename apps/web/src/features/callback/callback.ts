@@ -1,4 +1,9 @@
-import { TWITCH_AUTH_MESSAGE_TYPE } from '@strm/shared';
+import {
+  OAUTH_CODE_MESSAGE_TYPE,
+  type OAuthCodePlatform,
+  oauthStatePlatform,
+  TWITCH_AUTH_MESSAGE_TYPE,
+} from '@strm/shared';
 
 export const NO_CODE_OR_TOKEN = 'No authorization code or token found';
 export const EXCHANGE_FAILED = 'Failed to exchange code for token';
@@ -7,11 +12,13 @@ export const TIKTOK_AUTH_FAILED = 'Failed to complete TikTok authorization';
 export type CallbackMessage =
   | { type: typeof TWITCH_AUTH_MESSAGE_TYPE; access_token: string; expires_in?: number; state?: string }
   | { type: 'TIKTOK_AUTH'; access_token: string }
+  | { type: typeof OAUTH_CODE_MESSAGE_TYPE; platform: OAuthCodePlatform; code: string; state: string }
   | { type: 'AUTH_ERROR'; error: string };
 
 export type CallbackInput =
   | { kind: 'twitch'; accessToken: string; expiresIn?: number; state?: string }
   | { kind: 'tiktok'; code: string; state?: string }
+  | { kind: 'oauth-code'; platform: OAuthCodePlatform; code: string; state: string }
   | { kind: 'none' };
 
 /**
@@ -33,6 +40,9 @@ export function readCallback(url: URL): CallbackInput {
   }
   const code = url.searchParams.get('code');
   const state = url.searchParams.get('state');
+  // YouTube's and Kick's states carry their platform (issue 40): the dashboard exchanges their code.
+  const platform = oauthStatePlatform(state);
+  if (code && platform && state) return { kind: 'oauth-code', platform, code, state };
   if (code) return { kind: 'tiktok', code, ...(state ? { state } : {}) };
   return { kind: 'none' };
 }
@@ -62,6 +72,13 @@ export async function callbackMessage(
       } catch {
         return { type: 'AUTH_ERROR', error: TIKTOK_AUTH_FAILED };
       }
+    case 'oauth-code':
+      return {
+        type: OAUTH_CODE_MESSAGE_TYPE,
+        platform: input.platform,
+        code: input.code,
+        state: input.state,
+      };
     case 'none':
       return { type: 'AUTH_ERROR', error: NO_CODE_OR_TOKEN };
   }

@@ -9,6 +9,8 @@ import { clearSocketError, emitSocket, type SocketState, useSocketEvent } from '
 export const PLATFORM_NAMES: Record<StreamPlatform, string> = {
   tiktok: 'TikTok',
   twitch: 'Twitch',
+  youtube: 'YouTube',
+  kick: 'Kick',
   demo: 'Demo',
 };
 

@@ -47,9 +47,12 @@ export const PLATFORM_MESSAGES = {
   ],
 } as const;
 
-const usernameRequired = {
+const usernameRequired: Record<Platform, string> = {
   tiktok: SERVER_MESSAGES.tiktokUsernameRequired,
   twitch: SERVER_MESSAGES.twitchUsernameRequired,
+  // Named by the platform when connecting (OAuthPlatformPanel.tsx).
+  youtube: SERVER_MESSAGES.youtubeVerifiedByAuthorizing,
+  kick: SERVER_MESSAGES.kickVerifiedByAuthorizing,
 };
 
 const messageOf = (err: unknown, fallback: string) =>

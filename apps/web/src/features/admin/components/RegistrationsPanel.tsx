@@ -4,6 +4,7 @@ import { Alert, Badge, Button, Field, Input, Select } from '../../../components/
 import { type RegistrationFilters, useAccessChange, useRegistrations } from '../api.ts';
 import { ADMIN_MESSAGES } from '../messages.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { channelUrl, REGISTRATION_PLATFORM_LABELS } from '../platform-labels.ts';
 import { formatDate, SectionState, shortWallet } from './SectionState.tsx';
 
 const M = ADMIN_MESSAGES.registrations;
@@ -85,7 +86,7 @@ export function RegistrationsPanel() {
               <option value="">{M.anyPlatform}</option>
               {REGISTRATION_PLATFORMS.map((p) => (
                 <option key={p} value={p}>
-                  {p}
+                  {REGISTRATION_PLATFORM_LABELS[p]}
                 </option>
               ))}
             </Select>
@@ -210,7 +211,7 @@ export function RegistrationsPanel() {
                         </div>
                       </td>
                       <td className="p-2">
-                        {r.platform} · {r.platform_username}
+                        {REGISTRATION_PLATFORM_LABELS[r.platform]} · {r.platform_username}
                       </td>
                       <td className="p-2 text-right tabular-nums">
                         {r.follower_count.toLocaleString('en-US')}
@@ -294,7 +295,8 @@ function RegistrationDetail({ registration: r }: { registration: AdminRegistrati
   const rows: Array<[string, string]> = [
     [D.wallet, r.wallet],
     [D.email, r.email],
-    [D.platformUsername, `${r.platform_username} (${r.platform})`],
+    [D.platformUsername, `${r.platform_username} (${REGISTRATION_PLATFORM_LABELS[r.platform]})`],
+    [D.channel, channelUrl(r.platform, r.platform_username)],
     [D.discord, r.discord_username ?? '—'],
     [D.frequency, r.streaming_frequency],
     [D.content, r.content_type],

@@ -1,0 +1,344 @@
+// Kick (issue 40; docs: KickEngineering/KickDevDocs): OAuth 2.1 with PKCE at id.kick.com for verification
+// (the user from /public/v1/users, the channel's slug from /public/v1/channels), and live detection from the
+// public channels endpoint (stream.is_live, stream.viewer_count) polled for every watched channel at once
+// (50 a request) with an app token (client credentials), as Twitch's Helix. With KICK_WEBHOOKS=on the
+// `livestream.status.updated` webhook ends a session at once; each is verified against Kick's RSA public key
+// (PKCS#1 v1.5, SHA-256 over `${messageId}.${timestamp}.${body}`) before anything in it is trusted, and
+// polling stays the fallback, as Twitch has EventSub and polling.
+import { createPublicKey, createVerify, type KeyObject } from 'node:crypto';
+import { SERVER_MESSAGES } from '@strm/shared';
+import { z } from 'zod';
+import type { Logger } from '../logger.ts';
+import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
+import { normaliseUsername } from './adapter.ts';
+import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
+import { CachedToken, codeGrantUrl, requestToken, type TokenEndpoint } from './oauth-code.ts';
+import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
+
+const LABEL = 'Kick';
+const CHANNELS_PAGE = 50;
+export const KICK_SCOPES = 'user:read channel:read events:subscribe';
+/** Older messages are refused (replays), as Twitch's EventSub. */
+const WEBHOOK_MAX_AGE_MS = 10 * 60_000;
+/** A signature that fails with the key held fetches Kick's key again at most this often (key rotation). */
+const KEY_REFETCH_MS = 60_000;
+
+export const KICK_MESSAGES = {
+  notConfigured: SERVER_MESSAGES.kickNotConfigured,
+  unavailable: 'Failed to connect to Kick Live',
+  codeRefused: 'Kick did not accept this authorization. Please connect with Kick again.',
+  tokenInvalid: 'Your Kick authorization has expired or was revoked. Please connect with Kick again.',
+  noChannel: 'This Kick account has no channel.',
+} as const;
+
+export interface KickOptions extends PollOptions {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** https://id.kick.com (/oauth/authorize, /oauth/token). */
+  authBaseUrl: string;
+  /** https://api.kick.com (/public/v1/…). */
+  apiBaseUrl: string;
+  redirectUri: string;
+  httpTimeoutMs: number;
+  /** Subscribe to livestream.status.updated (the webhook URL is the one set in the app's settings on Kick). */
+  webhooks: boolean;
+}
+
+export interface KickAccount {
+  /** broadcaster_user_id: the account's external id. */
+  id: string;
+  /** The channel's slug (lower case). */
+  username: string;
+}
+
+export interface WebhookAnswer {
+  status: number;
+}
+
+const usersSchema = z.object({
+  data: z.array(z.object({ user_id: z.coerce.string(), name: z.string() })),
+});
+const channelsSchema = z.object({
+  data: z.array(
+    z.object({
+      broadcaster_user_id: z.coerce.string(),
+      slug: z.string(),
+      stream: z
+        .object({ is_live: z.boolean(), viewer_count: z.number().int().nonnegative().optional() })
+        .nullable()
+        .optional(),
+    }),
+  ),
+});
+const publicKeySchema = z.object({ data: z.object({ public_key: z.string().min(1) }) });
+const statusEventSchema = z.object({
+  broadcaster: z.object({ user_id: z.coerce.string(), channel_slug: z.string().optional() }),
+  is_live: z.boolean(),
+});
+
+export class KickPlatform extends PolledPlatform {
+  readonly platform = 'kick' as const;
+  private readonly appToken: CachedToken;
+  private readonly subscribed = new Set<string>();
+  private readonly seenMessages = new Map<string, number>();
+  private publicKey: { key: KeyObject; fetchedAtMs: number } | null = null;
+
+  constructor(
+    private readonly options: KickOptions,
+    private readonly logger: Logger,
+  ) {
+    super(LABEL, options, logger);
+    this.appToken = new CachedToken(() => {
+      if (!this.configured) {
+        this.logger.error('KICK_CLIENT_ID and KICK_CLIENT_SECRET are needed for Kick live detection');
+        throw new PlatformError('unavailable', KICK_MESSAGES.notConfigured);
+      }
+      return requestToken(this.tokenEndpoint(KICK_MESSAGES.unavailable), {
+        grant_type: 'client_credentials',
+        client_id: this.options.clientId ?? '',
+        client_secret: this.options.clientSecret ?? '',
+      }).catch((err: unknown) => {
+        if (err instanceof PlatformError && err.kind === 'unauthorized') {
+          this.logger.error('Kick refused the app credentials (KICK_CLIENT_SECRET?)');
+          throw new PlatformError('unavailable', KICK_MESSAGES.unavailable);
+        }
+        throw err;
+      });
+    });
+  }
+
+  get configured(): boolean {
+    return Boolean(this.options.clientId && this.options.clientSecret);
+  }
+
+  /** GET /kick/auth: Kick's consent page (code grant, PKCE S256). */
+  authorizeUrl(state: string, codeChallenge: string): string {
+    if (!this.configured) throw new PlatformError('unavailable', KICK_MESSAGES.notConfigured);
+    return codeGrantUrl(`${this.options.authBaseUrl}/oauth/authorize`, {
+      clientId: this.options.clientId!,
+      redirectUri: this.options.redirectUri,
+      scope: KICK_SCOPES,
+      state,
+      codeChallenge,
+    });
+  }
+
+  /** The code exchanged with its verifier; then who the user is and which channel is theirs. */
+  async verify(code: string, codeVerifier: string): Promise<KickAccount> {
+    const tokens = await requestToken(this.tokenEndpoint(KICK_MESSAGES.codeRefused), {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      client_id: this.options.clientId ?? '',
+      client_secret: this.options.clientSecret ?? '',
+      redirect_uri: this.options.redirectUri,
+    });
+    const usersUrl = `${this.options.apiBaseUrl}/public/v1/users`;
+    const users = usersSchema.safeParse(await this.get(usersUrl, tokens.access_token));
+    if (!users.success) throw malformed(LABEL, this.logger, usersUrl, users.error.issues[0]);
+    const user = users.data.data[0];
+    if (!user) throw malformed(LABEL, this.logger, usersUrl, 'no user');
+    const channelsUrl = `${this.options.apiBaseUrl}/public/v1/channels`;
+    const channels = channelsSchema.safeParse(await this.get(channelsUrl, tokens.access_token));
+    if (!channels.success) throw malformed(LABEL, this.logger, channelsUrl, channels.error.issues[0]);
+    const channel = channels.data.data.find((c) => c.broadcaster_user_id === user.user_id);
+    if (!channel) throw new PlatformError('not-found', KICK_MESSAGES.noChannel);
+    return { id: user.user_id, username: normaliseUsername(channel.slug) };
+  }
+
+  async liveStatus(account: PlatformAccountRef): Promise<LiveStatus> {
+    const statuses = await this.statuses([account]);
+    return statuses.get(keyOf(account)) ?? { live: false, viewers: 0 };
+  }
+
+  override watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
+    if (this.options.webhooks && account.externalId) void this.subscribe(account.externalId);
+    return super.watch(account, onChange);
+  }
+
+  /** GET /public/v1/channels by broadcaster_user_id (50 a request), else by slug. */
+  protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
+    const result = new Map<string, LiveStatus>();
+    const byId = accounts.filter((a) => a.externalId);
+    const bySlug = accounts.filter((a) => !a.externalId);
+    const pages: Array<{ param: string; values: string[]; accounts: PlatformAccountRef[] }> = [];
+    for (let i = 0; i < byId.length; i += CHANNELS_PAGE) {
+      const page = byId.slice(i, i + CHANNELS_PAGE);
+      pages.push({ param: 'broadcaster_user_id', values: page.map((a) => a.externalId!), accounts: page });
+    }
+    for (let i = 0; i < bySlug.length; i += CHANNELS_PAGE) {
+      const page = bySlug.slice(i, i + CHANNELS_PAGE);
+      pages.push({ param: 'slug', values: page.map((a) => normaliseUsername(a.username)), accounts: page });
+    }
+    for (const page of pages) {
+      const url = new URL(`${this.options.apiBaseUrl}/public/v1/channels`);
+      for (const v of page.values) url.searchParams.append(page.param, v);
+      const parsed = channelsSchema.safeParse(await this.withAppToken(url.toString()));
+      if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
+      for (const a of page.accounts) result.set(keyOf(a), { live: false, viewers: 0 });
+      for (const channel of parsed.data.data) {
+        const live = channel.stream?.is_live === true;
+        const status = { live, viewers: live ? (channel.stream?.viewer_count ?? 0) : 0 };
+        result.set(`id:${channel.broadcaster_user_id}`, status);
+        result.set(`login:${channel.slug.toLowerCase()}`, status);
+      }
+    }
+    return result;
+  }
+
+  /** POST /kick/webhook: Kick's signature first; then stale or repeated messages; then the event. */
+  async handleWebhook(
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: Buffer,
+  ): Promise<WebhookAnswer> {
+    if (!this.options.webhooks) return { status: 404 };
+    const header = (name: string) => {
+      const v = headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const id = header('kick-event-message-id');
+    const timestamp = header('kick-event-message-timestamp');
+    const signature = header('kick-event-signature');
+    const type = header('kick-event-type');
+    if (!id || !timestamp || !signature || !type) return { status: 400 };
+    if (!(await this.signedByKick(id, timestamp, rawBody, signature))) {
+      this.logger.warn({ id, type }, 'Kick webhook with a bad signature refused');
+      return { status: 403 };
+    }
+    const now = Date.now();
+    const at = Date.parse(timestamp);
+    if (Number.isNaN(at) || Math.abs(now - at) > WEBHOOK_MAX_AGE_MS) return { status: 403 };
+    for (const [seen, seenAt] of this.seenMessages)
+      if (now - seenAt > WEBHOOK_MAX_AGE_MS) this.seenMessages.delete(seen);
+    if (this.seenMessages.has(id)) return { status: 200 };
+    this.seenMessages.set(id, now);
+    if (type !== 'livestream.status.updated') return { status: 200 };
+    let event: z.infer<typeof statusEventSchema>;
+    try {
+      event = statusEventSchema.parse(JSON.parse(rawBody.toString('utf8')));
+    } catch {
+      return { status: 400 };
+    }
+    if (event.is_live) {
+      // A stream that started: confirmed by the next poll (its viewers too).
+      void this.pollNow();
+    } else {
+      this.poller.report(`id:${event.broadcaster.user_id}`, { live: false, viewers: 0 });
+      if (event.broadcaster.channel_slug) {
+        this.poller.report(`login:${event.broadcaster.channel_slug.toLowerCase()}`, {
+          live: false,
+          viewers: 0,
+        });
+      }
+    }
+    return { status: 200 };
+  }
+
+  /** RSA PKCS#1 v1.5 with SHA-256 over `${id}.${timestamp}.${body}`, base64 in Kick-Event-Signature. */
+  private async signedByKick(id: string, timestamp: string, body: Buffer, signature: string) {
+    const check = (key: KeyObject) =>
+      createVerify('RSA-SHA256')
+        .update(`${id}.${timestamp}.`)
+        .update(body)
+        .verify(key, Buffer.from(signature, 'base64'));
+    try {
+      const held = this.publicKey;
+      if (held && check(held.key)) return true;
+      if (held && Date.now() - held.fetchedAtMs < KEY_REFETCH_MS) return false;
+      return check(await this.fetchPublicKey());
+    } catch (err) {
+      this.logger.warn({ err }, 'Kick webhook signature could not be checked');
+      return false;
+    }
+  }
+
+  /** GET /public/v1/public-key (no token needed). */
+  private async fetchPublicKey(): Promise<KeyObject> {
+    const url = `${this.options.apiBaseUrl}/public/v1/public-key`;
+    const res = await platformFetch(LABEL, url, { timeoutMs: this.options.httpTimeoutMs }, this.logger);
+    const parsed = publicKeySchema.safeParse(expectJson(LABEL, res, this.logger, url));
+    if (!parsed.success) throw malformed(LABEL, this.logger, url, parsed.error.issues[0]);
+    const key = createPublicKey(parsed.data.data.public_key);
+    this.publicKey = { key, fetchedAtMs: Date.now() };
+    return key;
+  }
+
+  /** Asks Kick to send livestream.status.updated for the broadcaster (once per process). */
+  private async subscribe(broadcasterId: string): Promise<void> {
+    if (this.subscribed.has(broadcasterId)) return;
+    this.subscribed.add(broadcasterId);
+    const url = `${this.options.apiBaseUrl}/public/v1/events/subscriptions`;
+    try {
+      const token = await this.appToken.get();
+      const res = await platformFetch(
+        LABEL,
+        url,
+        {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            broadcaster_user_id: Number(broadcasterId),
+            events: [{ name: 'livestream.status.updated', version: 1 }],
+            method: 'webhook',
+          }),
+          timeoutMs: this.options.httpTimeoutMs,
+        },
+        this.logger,
+      );
+      if (res.status !== 200 && res.status !== 201) {
+        this.subscribed.delete(broadcasterId);
+        this.logger.warn(
+          { status: res.status, body: res.text.slice(0, 200) },
+          'Kick event subscription refused',
+        );
+      }
+    } catch (err) {
+      this.subscribed.delete(broadcasterId);
+      this.logger.warn({ err, broadcasterId }, 'Kick event subscription failed; polling continues');
+    }
+  }
+
+  /** A GET with the app token; a 401 gets one new token and one retry. */
+  private async withAppToken(url: string, retried = false): Promise<unknown> {
+    const token = await this.appToken.get();
+    try {
+      return await this.get(url, token);
+    } catch (err) {
+      if (err instanceof PlatformError && err.kind === 'unauthorized') {
+        this.appToken.clear();
+        if (!retried) return this.withAppToken(url, true);
+        this.logger.error('Kick refused a fresh app access token');
+        throw new PlatformError('unavailable', KICK_MESSAGES.unavailable);
+      }
+      throw err;
+    }
+  }
+
+  private async get(url: string, bearer: string): Promise<unknown> {
+    const res = await platformFetch(
+      LABEL,
+      url,
+      {
+        headers: { Authorization: `Bearer ${bearer}`, Accept: 'application/json' },
+        timeoutMs: this.options.httpTimeoutMs,
+      },
+      this.logger,
+    );
+    if (res.status === 401) throw new PlatformError('unauthorized', KICK_MESSAGES.tokenInvalid);
+    if (res.status === 400 || res.status === 403) {
+      this.logger.warn({ status: res.status, body: res.text.slice(0, 200) }, 'Kick refused a request');
+      throw new PlatformError('unavailable', KICK_MESSAGES.unavailable);
+    }
+    return expectJson(LABEL, res, this.logger, url);
+  }
+
+  private tokenEndpoint(refusedMessage: string): TokenEndpoint {
+    return {
+      label: LABEL,
+      url: `${this.options.authBaseUrl}/oauth/token`,
+      timeoutMs: this.options.httpTimeoutMs,
+      logger: this.logger,
+      refusedMessage,
+    };
+  }
+}

@@ -1,0 +1,412 @@
+// YouTube Live (issue 40): Google OAuth 2.0 with PKCE for verification (scope youtube.readonly; the channel
+// from channels.list?mine=true), and live detection that spends the Data API's daily quota (10,000 units by
+// default; each call below costs 1 unit) with care:
+// - the streamer's live broadcast is found once, when the session starts (liveBroadcasts.list with
+//   broadcastStatus=active, which returns the authorised channel's broadcasts: the API takes exactly one of
+//   broadcastStatus, id and mine, so `mine` is not sent with it), with an access token from the refresh token
+//   kept (encrypted) at verification;
+// - from then on every watched broadcast is polled with videos.list (50 ids a call, the API key), and the
+//   polls are spaced by how many are live so a day of polling fits the quota's share for it;
+// - the units spent are counted in /metrics (strm_youtube_quota_units_total), with the estimate per 1,000
+//   live streamers per day; when Google answers quotaExceeded, the platform could not be asked: sessions keep
+//   their last known state (they are not ended) and new ones are refused with a clear message until it resets.
+import { Counter, Gauge } from 'prom-client';
+import { SERVER_MESSAGES } from '@strm/shared';
+import { z } from 'zod';
+import type { Logger } from '../logger.ts';
+import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
+import { expectJson, type HttpResponse, malformed, PlatformError, platformFetch } from './fetch.ts';
+import { CachedToken, codeGrantUrl, requestToken, type TokenEndpoint } from './oauth-code.ts';
+import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
+
+const LABEL = 'YouTube';
+/** videos.list takes at most 50 ids a call. */
+const VIDEOS_PAGE = 50;
+export const YOUTUBE_SCOPE = 'https://www.googleapis.com/auth/youtube.readonly';
+/** The share of the daily quota live polling may spend; the rest is for verifications and session starts. */
+const POLL_QUOTA_SHARE = 0.8;
+const DAY_MS = 86_400_000;
+
+export const YOUTUBE_MESSAGES = {
+  notConfigured: SERVER_MESSAGES.youtubeNotConfigured,
+  unavailable: 'Failed to connect to YouTube Live',
+  codeRefused: 'YouTube did not accept this authorization. Please connect with YouTube again.',
+  tokenInvalid: 'Your YouTube authorization has expired or was revoked. Please connect with YouTube again.',
+  noChannel: 'This Google account has no YouTube channel. Create one, then connect with YouTube again.',
+  quotaExhausted: SERVER_MESSAGES.youtubeQuotaExhausted,
+} as const;
+
+/** Google answered quotaExceeded: the platform cannot be asked (not: the stream is offline). */
+export class YouTubeQuotaExhausted extends PlatformError {
+  constructor() {
+    super('rate-limited', YOUTUBE_MESSAGES.quotaExhausted);
+  }
+}
+
+export interface YouTubeOptions extends PollOptions {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** The Data API key videos.list is polled with (public data, one key for every streamer: batched). */
+  apiKey: string | undefined;
+  /** Google's authorization server (https://accounts.google.com): /o/oauth2/v2/auth. */
+  authBaseUrl: string;
+  /** Google's token endpoint (https://oauth2.googleapis.com/token). */
+  tokenUrl: string;
+  /** The Data API (https://www.googleapis.com): /youtube/v3/…. */
+  apiBaseUrl: string;
+  redirectUri: string;
+  httpTimeoutMs: number;
+  /** The project's daily quota in units (10,000 unless Google granted more). */
+  dailyQuota: number;
+  /** After a quotaExceeded answer, how long before asking again (default 15 minutes). */
+  quotaRetryMs?: number;
+}
+
+/** Where the adapter reads a verified streamer's refresh token (decrypted), by wallet. */
+export type RefreshTokenSource = (account: PlatformAccountRef) => Promise<string | null>;
+
+const channelsSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        snippet: z.object({ title: z.string(), customUrl: z.string().optional() }),
+      }),
+    )
+    .optional(),
+});
+const broadcastsSchema = z.object({
+  items: z.array(
+    z.object({
+      id: z.string().min(1),
+      snippet: z.object({ channelId: z.string().optional() }).optional(),
+      status: z.object({ lifeCycleStatus: z.string() }),
+    }),
+  ),
+});
+const videosSchema = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      liveStreamingDetails: z
+        .object({
+          actualStartTime: z.string().optional(),
+          actualEndTime: z.string().optional(),
+          concurrentViewers: z.coerce.number().int().nonnegative().optional(),
+        })
+        .optional(),
+    }),
+  ),
+});
+const errorSchema = z.object({
+  error: z.object({ errors: z.array(z.object({ reason: z.string() })).optional() }),
+});
+
+export interface YouTubeChannel {
+  /** The channel id (UC…): the account's external id. */
+  id: string;
+  /** The handle without its @ (lower case), else the channel id. */
+  username: string;
+  refreshToken: string | null;
+}
+
+interface Watched {
+  videoId: string | null;
+  last: LiveStatus | null;
+}
+
+export class YouTubePlatform extends PolledPlatform {
+  readonly platform = 'youtube' as const;
+  /** Per account key: the live video found at start, and the last status known. */
+  private readonly known = new Map<string, Watched>();
+  /** Access tokens from the streamers' refresh tokens, by account key. */
+  private readonly userTokens = new Map<string, CachedToken>();
+  private quotaExhaustedUntilMs = 0;
+  private lastRoundAtMs = 0;
+  private readonly units: Counter<'method'> | undefined;
+  private readonly exhausted: Gauge | undefined;
+  private readonly perThousand: Gauge | undefined;
+
+  constructor(
+    private readonly options: YouTubeOptions,
+    private readonly logger: Logger,
+    private readonly refreshTokenOf: RefreshTokenSource = async () => null,
+  ) {
+    super(LABEL, options, logger);
+    const registry = options.metrics?.registry;
+    if (registry) {
+      this.units = new Counter({
+        name: 'strm_youtube_quota_units_total',
+        help: 'YouTube Data API quota units spent by this instance, by method (1 unit a call)',
+        labelNames: ['method'],
+        registers: [registry],
+      });
+      this.exhausted = new Gauge({
+        name: 'strm_youtube_quota_exhausted',
+        help: 'Whether YouTube answered quotaExceeded and is not asked until it resets (1) or not (0)',
+        registers: [registry],
+      });
+      this.perThousand = new Gauge({
+        name: 'strm_youtube_quota_units_per_1000_live_streamers_per_day',
+        help: 'Estimated quota units a day of live polling spends per 1,000 live YouTube streamers, at the pace of the last poll',
+        registers: [registry],
+      });
+    }
+  }
+
+  get configured(): boolean {
+    return Boolean(this.options.clientId && this.options.clientSecret && this.options.apiKey);
+  }
+
+  /** Whether Google refused for quota and is not asked again yet. */
+  get quotaExhausted(): boolean {
+    return Date.now() < this.quotaExhaustedUntilMs;
+  }
+
+  /** GET /youtube/auth: Google's consent page (offline access: a refresh token comes back with the code). */
+  authorizeUrl(state: string, codeChallenge: string): string {
+    if (!this.configured) throw new PlatformError('unavailable', YOUTUBE_MESSAGES.notConfigured);
+    return codeGrantUrl(
+      `${this.options.authBaseUrl}/o/oauth2/v2/auth`,
+      {
+        clientId: this.options.clientId!,
+        redirectUri: this.options.redirectUri,
+        scope: YOUTUBE_SCOPE,
+        state,
+        codeChallenge,
+      },
+      { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
+    );
+  }
+
+  /** The code from /callback, exchanged with its verifier; then whose channel it is (channels.list?mine=true). */
+  async verify(code: string, codeVerifier: string): Promise<YouTubeChannel> {
+    const tokens = await requestToken(this.tokenEndpoint(YOUTUBE_MESSAGES.codeRefused), {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      client_id: this.options.clientId ?? '',
+      client_secret: this.options.clientSecret ?? '',
+      redirect_uri: this.options.redirectUri,
+    });
+    const url = new URL(`${this.options.apiBaseUrl}/youtube/v3/channels`);
+    url.searchParams.set('part', 'snippet');
+    url.searchParams.set('mine', 'true');
+    const body = await this.dataApi('channels.list', url.toString(), tokens.access_token);
+    const parsed = channelsSchema.safeParse(body);
+    if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
+    const channel = parsed.data.items?.[0];
+    if (!channel) throw new PlatformError('not-found', YOUTUBE_MESSAGES.noChannel);
+    const handle = channel.snippet.customUrl?.replace(/^@/, '').toLowerCase();
+    return { id: channel.id, username: handle || channel.id, refreshToken: tokens.refresh_token ?? null };
+  }
+
+  /** At a start (and a dashboard's join): the live broadcast found now, its viewers from videos.list. */
+  async liveStatus(account: PlatformAccountRef): Promise<LiveStatus> {
+    if (this.quotaExhausted) throw new YouTubeQuotaExhausted();
+    const key = keyOf(account);
+    const entry = this.known.get(key) ?? { videoId: null, last: null };
+    this.known.set(key, entry);
+    entry.videoId ??= await this.findLiveVideo(account);
+    let status: LiveStatus = { live: false, viewers: 0 };
+    if (entry.videoId) {
+      const videos = await this.videos([entry.videoId]);
+      status = videos.get(entry.videoId) ?? status;
+      if (!status.live) {
+        // That broadcast ended: a new one may be live now.
+        entry.videoId = await this.findLiveVideo(account);
+        if (entry.videoId) status = (await this.videos([entry.videoId])).get(entry.videoId) ?? status;
+      }
+    }
+    entry.last = status;
+    return status;
+  }
+
+  protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
+    const now = Date.now();
+    const result = new Map<string, LiveStatus>();
+    // The platform cannot be asked (quota) or need not be yet (pace): the last known states stand.
+    const held = () => {
+      for (const a of accounts) {
+        const last = this.known.get(keyOf(a))?.last;
+        if (last) result.set(keyOf(a), last);
+      }
+      return result;
+    };
+    if (this.quotaExhausted) return held();
+    this.exhausted?.set(0);
+    const entries = accounts.map((a) => {
+      const key = keyOf(a);
+      const entry = this.known.get(key) ?? { videoId: null, last: null };
+      this.known.set(key, entry);
+      return { account: a, key, entry };
+    });
+    const unitsPerRound =
+      Math.ceil(entries.filter((e) => e.entry.videoId).length / VIDEOS_PAGE) +
+      entries.filter((e) => !e.entry.videoId).length;
+    const paceMs = Math.ceil((DAY_MS * unitsPerRound) / (this.options.dailyQuota * POLL_QUOTA_SHARE));
+    if (now - this.lastRoundAtMs < paceMs) return held();
+    this.lastRoundAtMs = now;
+    if (entries.length) {
+      this.perThousand?.set(
+        ((unitsPerRound / entries.length) * 1000 * DAY_MS) / Math.max(this.options.pollIntervalMs, paceMs),
+      );
+    }
+    try {
+      // A session resumed after a restart has no broadcast id here yet: found once with its own token.
+      for (const e of entries) {
+        if (e.entry.videoId) continue;
+        try {
+          e.entry.videoId = await this.findLiveVideo(e.account);
+          if (!e.entry.videoId) {
+            e.entry.last = { live: false, viewers: 0 };
+            result.set(e.key, e.entry.last);
+          }
+        } catch (err) {
+          if (err instanceof YouTubeQuotaExhausted) throw err;
+          this.logger.warn({ err, wallet: e.account.wallet }, 'YouTube live broadcast lookup failed');
+        }
+      }
+      const ids = [...new Set(entries.flatMap((e) => (e.entry.videoId ? [e.entry.videoId] : [])))];
+      const videos = await this.videos(ids);
+      for (const e of entries) {
+        if (!e.entry.videoId) continue;
+        const status = videos.get(e.entry.videoId) ?? { live: false, viewers: 0 };
+        if (!status.live) e.entry.videoId = null;
+        e.entry.last = status;
+        result.set(e.key, status);
+      }
+    } catch (err) {
+      if (err instanceof YouTubeQuotaExhausted) return held();
+      throw err;
+    }
+    return result;
+  }
+
+  /** videos.list for the ids (50 a call, the API key): live while started and not ended. */
+  private async videos(ids: string[]): Promise<Map<string, LiveStatus>> {
+    const result = new Map<string, LiveStatus>();
+    for (let i = 0; i < ids.length; i += VIDEOS_PAGE) {
+      const page = ids.slice(i, i + VIDEOS_PAGE);
+      const url = new URL(`${this.options.apiBaseUrl}/youtube/v3/videos`);
+      url.searchParams.set('part', 'liveStreamingDetails');
+      url.searchParams.set('id', page.join(','));
+      url.searchParams.set('maxResults', String(VIDEOS_PAGE));
+      url.searchParams.set('key', this.options.apiKey ?? '');
+      const parsed = videosSchema.safeParse(await this.dataApi('videos.list', url.toString()));
+      if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
+      for (const id of page) result.set(id, { live: false, viewers: 0 });
+      for (const video of parsed.data.items) {
+        const details = video.liveStreamingDetails;
+        const live = Boolean(details?.actualStartTime && !details.actualEndTime);
+        result.set(video.id, { live, viewers: live ? (details?.concurrentViewers ?? 0) : 0 });
+      }
+    }
+    return result;
+  }
+
+  /** The account's live broadcast now (liveBroadcasts.list, broadcastStatus=active), with its own token. */
+  private async findLiveVideo(account: PlatformAccountRef, retried = false): Promise<string | null> {
+    const token = await this.userToken(account);
+    const url = new URL(`${this.options.apiBaseUrl}/youtube/v3/liveBroadcasts`);
+    url.searchParams.set('part', 'snippet,status');
+    url.searchParams.set('broadcastStatus', 'active');
+    url.searchParams.set('broadcastType', 'all');
+    url.searchParams.set('maxResults', '5');
+    try {
+      const parsed = broadcastsSchema.safeParse(
+        await this.dataApi('liveBroadcasts.list', url.toString(), token),
+      );
+      if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
+      const live = parsed.data.items.find(
+        (b) =>
+          b.status.lifeCycleStatus === 'live' &&
+          (!account.externalId || !b.snippet?.channelId || b.snippet.channelId === account.externalId),
+      );
+      return live?.id ?? null;
+    } catch (err) {
+      // The access token expired early or was revoked: one new one from the refresh token, one retry.
+      if (!retried && err instanceof PlatformError && err.kind === 'unauthorized') {
+        this.userTokens.get(keyOf(account))?.clear();
+        return this.findLiveVideo(account, true);
+      }
+      throw err;
+    }
+  }
+
+  private async userToken(account: PlatformAccountRef): Promise<string> {
+    const key = keyOf(account);
+    let cached = this.userTokens.get(key);
+    if (!cached) {
+      cached = new CachedToken(async () => {
+        const refreshToken = await this.refreshTokenOf(account);
+        if (!refreshToken) throw new PlatformError('unauthorized', YOUTUBE_MESSAGES.tokenInvalid);
+        return requestToken(this.tokenEndpoint(YOUTUBE_MESSAGES.tokenInvalid), {
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+          client_id: this.options.clientId ?? '',
+          client_secret: this.options.clientSecret ?? '',
+        });
+      });
+      this.userTokens.set(key, cached);
+    }
+    return cached.get();
+  }
+
+  /** Forgets what is kept for an account (a new verification brings a new refresh token). */
+  forget(account: PlatformAccountRef): void {
+    this.userTokens.delete(keyOf(account));
+    this.known.delete(keyOf(account));
+  }
+
+  /** One Data API GET (1 quota unit, counted whatever the answer). */
+  private async dataApi(method: string, url: string, bearer?: string): Promise<unknown> {
+    this.units?.inc({ method });
+    const res = await platformFetch(
+      LABEL,
+      url,
+      {
+        headers: bearer ? { Authorization: `Bearer ${bearer}` } : {},
+        timeoutMs: this.options.httpTimeoutMs,
+      },
+      this.logger,
+    );
+    if (res.status === 401) throw new PlatformError('unauthorized', YOUTUBE_MESSAGES.tokenInvalid);
+    if (res.status === 403 || res.status === 400) this.refused(res);
+    return expectJson(LABEL, res, this.logger, url);
+  }
+
+  /** A 403 for quota (quotaExceeded, dailyLimitExceeded) stops every call until it may have reset. */
+  private refused(res: HttpResponse): never {
+    let reasons: string[] = [];
+    try {
+      reasons = errorSchema.parse(JSON.parse(res.text)).error.errors?.map((e) => e.reason) ?? [];
+    } catch {
+      // not Google's error shape
+    }
+    if (reasons.some((r) => r === 'quotaExceeded' || r === 'dailyLimitExceeded')) {
+      this.quotaExhaustedUntilMs = Date.now() + (this.options.quotaRetryMs ?? 15 * 60_000);
+      this.exhausted?.set(1);
+      this.logger.error(
+        { reasons, dailyQuota: this.options.dailyQuota },
+        'YouTube Data API quota exhausted: live sessions keep their state, new ones are refused until it resets',
+      );
+      throw new YouTubeQuotaExhausted();
+    }
+    this.logger.warn({ status: res.status, reasons }, 'YouTube refused a request');
+    if (reasons.some((r) => /forbidden|insufficientPermissions|authError/i.test(r))) {
+      throw new PlatformError('unauthorized', YOUTUBE_MESSAGES.tokenInvalid);
+    }
+    throw new PlatformError('unavailable', YOUTUBE_MESSAGES.unavailable);
+  }
+
+  private tokenEndpoint(refusedMessage: string): TokenEndpoint {
+    return {
+      label: LABEL,
+      url: this.options.tokenUrl,
+      timeoutMs: this.options.httpTimeoutMs,
+      logger: this.logger,
+      refusedMessage,
+    };
+  }
+}

@@ -1,0 +1,148 @@
+// The YouTube and Kick connect panels (issue 40): the same states and messages as Twitch's (loading, daily
+// limit reached, live, connecting, verified with Start Mining, the red error and blue info banners,
+// maintenance), with the platform's name. Unverified, one button: the platform's consent page opens in a
+// popup, /callback hands the code back here, and the server exchanges it (PKCE) and verifies the account it
+// names. Without the platform's credentials on the server, the panel says the platform is off.
+import { type OAuthCodePlatform, oauthCodeMessageSchema, SERVER_MESSAGES } from '@strm/shared';
+import { useEffect } from 'react';
+import { Alert, Button, Card, CardTitle, Spinner } from '../../components/ui/index.ts';
+import { ApiRequestError } from '../../lib/api.ts';
+import { type SocketState, useSocketEvent } from '../../lib/socket.ts';
+import { usePlatforms } from './api.ts';
+import {
+  ConnectionBanners,
+  ConnectionStates,
+  LiveMetrics,
+  PANEL_MESSAGES,
+  PLATFORM_NAMES,
+  useConnection,
+  VerifiedState,
+} from './ConnectPanel.tsx';
+import { useOAuthAuthUrl, useOAuthExchange } from './oauth-api.ts';
+import { PLATFORM_MESSAGES } from './PlatformPanel.tsx';
+
+/** The consent popup's size (as Twitch's). */
+const POPUP = { width: 600, height: 800 } as const;
+
+export const OAUTH_PANEL_MESSAGES = {
+  connectWith: (p: OAuthCodePlatform) => `Connect With ${PLATFORM_NAMES[p]}`,
+  urlFailed: (p: OAuthCodePlatform) => `Failed to get ${PLATFORM_NAMES[p]} authorization URL`,
+  popupFailed: (p: OAuthCodePlatform) => `Failed to open ${PLATFORM_NAMES[p]} authorization`,
+  notConfigured: (p: OAuthCodePlatform) => SERVER_MESSAGES[`${p}NotConfigured`],
+  connectedAs: (p: OAuthCodePlatform) =>
+    p === 'youtube'
+      ? 'Your channel is the one you sign in with on Google.'
+      : "Your channel is your Kick account's.",
+} as const;
+
+const messageOf = (err: unknown, fallback: string) =>
+  err instanceof ApiRequestError && err.message ? err.message : fallback;
+
+export function OAuthPlatformPanel({
+  platform,
+  wallet,
+  activeTier,
+  live,
+  configured,
+}: {
+  platform: OAuthCodePlatform;
+  wallet: string;
+  activeTier: string | null | undefined;
+  live: SocketState;
+  /** Whether the server has this platform's credentials (client-config). */
+  configured: boolean;
+}) {
+  const platforms = usePlatforms(wallet);
+  const authUrl = useOAuthAuthUrl(platform);
+  const exchange = useOAuthExchange(platform, wallet);
+  const status = platforms.data?.platforms.find((p) => p.platform === platform);
+  const connection = useConnection(platform, wallet, live);
+  const { setConnecting, setError, setInfo } = connection;
+  const name = PLATFORM_NAMES[platform];
+  const busy = authUrl.isPending || exchange.isPending;
+  const { mutateAsync: exchangeCode } = exchange;
+
+  useSocketEvent(`${platform}:not-live`, ({ message }) => {
+    setConnecting(false);
+    setError(message);
+  });
+
+  // The code arrives from our own /callback page only, for this platform.
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin) return;
+      const parsed = oauthCodeMessageSchema.safeParse(event.data);
+      if (!parsed.success || parsed.data.platform !== platform) return;
+      setError(null);
+      exchangeCode({ code: parsed.data.code, state: parsed.data.state }).then(
+        (answer) => setInfo(answer.message),
+        (err: unknown) => setError(messageOf(err, SERVER_MESSAGES.verificationFailed)),
+      );
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  });
+
+  async function onConnectWith() {
+    setError(null);
+    setInfo(null);
+    let url: string;
+    try {
+      url = (await authUrl.mutateAsync()).url;
+    } catch (err) {
+      setError(
+        err instanceof ApiRequestError
+          ? err.message || OAUTH_PANEL_MESSAGES.urlFailed(platform)
+          : PLATFORM_MESSAGES.invalidAuthResponse,
+      );
+      return;
+    }
+    const left = window.screenX + (window.outerWidth - POPUP.width) / 2;
+    const top = window.screenY + (window.outerHeight - POPUP.height) / 2;
+    const popup = window.open(
+      url,
+      `${platform}-auth`,
+      `width=${POPUP.width},height=${POPUP.height},left=${left},top=${top}`,
+    );
+    if (!popup) setError(OAUTH_PANEL_MESSAGES.popupFailed(platform));
+  }
+
+  return (
+    <Card as="section" aria-labelledby={`${platform}-title`} data-testid={`${platform}-panel`}>
+      <CardTitle id={`${platform}-title`}>{name}</CardTitle>
+      {platforms.isPending ? (
+        <Spinner label={`Loading ${name} status...`} />
+      ) : platforms.isError ? (
+        <Alert tone="error">{PLATFORM_MESSAGES.loadFailed}</Alert>
+      ) : (
+        <ConnectionStates connection={connection} live={live} username={status?.username}>
+          {status?.isVerified && status.username ? (
+            <VerifiedState
+              connection={connection}
+              live={live}
+              username={status.username}
+              activeTier={activeTier}
+              connectLabel={PANEL_MESSAGES.startMining}
+              onConnect={() => connection.start(status.username, activeTier)}
+            />
+          ) : !configured ? (
+            <Alert tone="info">{OAUTH_PANEL_MESSAGES.notConfigured(platform)}</Alert>
+          ) : (
+            <div className="flex flex-col gap-3">
+              <p className="text-sm text-slate-300">{OAUTH_PANEL_MESSAGES.connectedAs(platform)}</p>
+              <div>
+                <Button disabled={busy} onClick={() => void onConnectWith()}>
+                  {exchange.isPending
+                    ? PLATFORM_MESSAGES.verifying
+                    : OAUTH_PANEL_MESSAGES.connectWith(platform)}
+                </Button>
+              </div>
+            </div>
+          )}
+        </ConnectionStates>
+      )}
+      <ConnectionBanners connection={connection} />
+      <LiveMetrics connection={connection} live={live} />
+    </Card>
+  );
+}
