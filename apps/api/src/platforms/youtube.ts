@@ -233,6 +233,7 @@ export class YouTubePlatform extends PolledPlatform {
       }
       return result;
     };
+    this.forgetUnwatched(accounts);
     if (this.quotaExhausted) return held();
     this.exhausted?.set(0);
     const entries = accounts.map((a) => {
@@ -281,6 +282,16 @@ export class YouTubePlatform extends PolledPlatform {
       throw err;
     }
     return result;
+  }
+
+  /**
+   * The poller asks about every watched account at once: what is kept for an account no longer watched (its
+   * session ended) goes, so memory follows the live sessions, not every streamer who ever connected here.
+   */
+  private forgetUnwatched(accounts: PlatformAccountRef[]): void {
+    const watched = new Set(accounts.map(keyOf));
+    for (const key of this.known.keys()) if (!watched.has(key)) this.known.delete(key);
+    for (const key of this.userTokens.keys()) if (!watched.has(key)) this.userTokens.delete(key);
   }
 
   /** videos.list for the ids (50 a call, the API key): live while started and not ended. */
