@@ -221,7 +221,7 @@ export class KickPlatform extends PolledPlatform {
     }
     if (event.is_live) {
       // A stream that started: confirmed by the next poll (its viewers too).
-      void this.pollNow();
+      this.pollNow().catch((err: unknown) => this.logger.warn({ err }, 'Kick poll after a webhook failed'));
     } else {
       this.poller.report(`id:${event.broadcaster.user_id}`, { live: false, viewers: 0 });
       if (event.broadcaster.channel_slug) {
