@@ -44,8 +44,12 @@ export class Lifecycle {
     const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     for (const hook of this.drainHooks) await this.attempt('drain', hook.name, hook.run);
-    // Clients reconnect (to another instance behind the load balancer) with their own backoff.
-    io.disconnectSockets(true);
+    // Clients reconnect (to another instance behind the load balancer) with their own backoff: io.close()
+    // closes this instance's connections as a lost connection ('transport close'), which Socket.IO clients
+    // reconnect after by themselves. Not io.disconnectSockets(true): it sends each socket a disconnect packet
+    // first ('io server disconnect', after which a client does not reconnect: the web app stayed
+    // disconnected), and through the Redis adapter it disconnects every instance's sockets, not only this
+    // one's (found by pnpm test:compose, one instance of two restarted).
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await httpClosed;
     await this.closeAll();
