@@ -18,7 +18,8 @@
 # chain's executable is this clone's own build (node scripts/cargo.mjs build -p strm-local-chain, seconds
 # with a warm target dir), given to the local-chain image as LOCAL_CHAIN_IMAGE; the image's own Rust build
 # (the default, LOCAL_CHAIN_IMAGE=chain) needs the rust image, which no registry serves here.
-# STRM_COMPOSE_OFFICIAL_IMAGES=1 uses the official images instead (a machine that reaches Docker Hub).
+# STRM_COMPOSE_OFFICIAL_IMAGES=1 uses the official images instead, and lets the local-chain image compile
+# the chain itself (a machine that reaches Docker Hub: the operator's own path).
 #
 # Installs what is missing (root, Debian): docker.io (dockerd), Docker Compose v2 (Debian trixie's
 # docker-compose package, unpacked into the cache when the docker CLI has no compose plugin), debootstrap.
@@ -205,13 +206,20 @@ else
   export REDIS_IMAGE=strm-local/redis:latest HAPROXY_IMAGE=strm-local/haproxy:latest
 fi
 
-step "local chain: this clone's build, as the image LOCAL_CHAIN_IMAGE"
-nice -n 10 node scripts/cargo.mjs build -q -p strm-local-chain
-mkdir -p "$WORK/chain"
-cp target/local-chain/strm-local-chain "$WORK/chain/"
-printf 'FROM scratch\nCOPY strm-local-chain /usr/local/bin/strm-local-chain\n' >"$WORK/chain/Dockerfile"
-quiet env DOCKER_BUILDKIT=0 docker build -q -t strm-local/chain:latest "$WORK/chain"
-export LOCAL_CHAIN_IMAGE=strm-local/chain:latest
+if [ "${STRM_COMPOSE_OFFICIAL_IMAGES:-}" = 1 ]; then
+  # The operator's path: the image compiles the chain on the rust image (its `chain` stage).
+  unset LOCAL_CHAIN_IMAGE
+else
+  # This clone's build (OpenSSL linked from the system, which the Debian stand-in base has), instead of
+  # compiling agave again in a container, minutes on 2 cores, on a rust image no registry serves here.
+  step "local chain: this clone's build, as the image LOCAL_CHAIN_IMAGE"
+  nice -n 10 node scripts/cargo.mjs build -q -p strm-local-chain
+  mkdir -p "$WORK/chain"
+  cp target/local-chain/strm-local-chain "$WORK/chain/"
+  printf 'FROM scratch\nCOPY strm-local-chain /usr/local/bin/strm-local-chain\n' >"$WORK/chain/Dockerfile"
+  quiet env DOCKER_BUILDKIT=0 docker build -q -t strm-local/chain:latest "$WORK/chain"
+  export LOCAL_CHAIN_IMAGE=strm-local/chain:latest
+fi
 
 # The client side (apps/api/test/compose/client.ts) runs on the workspace's dependencies.
 [ -d apps/api/node_modules ] || pnpm install --frozen-lockfile
@@ -267,6 +275,9 @@ mapfile -t apis < <(docker compose "${SCALE[@]}" ps -q api)
 [ "${#apis[@]}" = 2 ] || { echo "FAIL: ${#apis[@]} api instances" >&2; exit 1; }
 client ready "http://127.0.0.1:$API_PORT"
 client scale "http://127.0.0.1:$API_PORT" "${apis[0]}" 2
+echo "  the restarted instance's shutdown, from its log:"
+docker logs "${apis[0]}" 2>&1 | grep -E '"msg":"(shutting down|shutdown took too long; exiting|shutdown failed|shutdown step failed)"' |
+  sed -E 's/^.*"time":([0-9]+).*"msg":"([^"]+)".*$/    \1 \2/' || true
 # The local-chain profile is the other configuration, on a database of its own: the volumes go.
 docker compose "${SCALE[@]}" down -v -t 30
 
