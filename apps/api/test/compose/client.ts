@@ -90,7 +90,10 @@ async function user(base: string): Promise<SignedIn> {
   const granted = await api(base, 'PUT', `/admin/beta-access/${s.wallet}`, (await admin(base)).token);
   check(granted.status === 200, `PUT /admin/beta-access: ${granted.status} ${JSON.stringify(granted.body)}`);
   const stats = await api(base, 'GET', '/streamer/mining-stats', s.token);
-  check(stats.status === 200, `GET /streamer/mining-stats with access: ${stats.status} ${JSON.stringify(stats.body)}`);
+  check(
+    stats.status === 200,
+    `GET /streamer/mining-stats with access: ${stats.status} ${JSON.stringify(stats.body)}`,
+  );
   return s;
 }
 
@@ -175,7 +178,10 @@ const commands: Record<string, (...args: string[]) => Promise<void>> = {
   async production(base, metricsToken) {
     const ready = await fetch(`${base}/api/v1/health/ready`);
     const readyBody = await json(ready);
-    check(ready.status === 200 && readyBody.status === 'ready', `ready: ${ready.status} ${JSON.stringify(readyBody)}`);
+    check(
+      ready.status === 200 && readyBody.status === 'ready',
+      `ready: ${ready.status} ${JSON.stringify(readyBody)}`,
+    );
     console.log(`  /api/v1/health/ready: ${ready.status} ${JSON.stringify(readyBody)}`);
     const health = await json(await fetch(`${base}/api/v1/health`));
     console.log(`  /api/v1/health: ${JSON.stringify(health)}`);
@@ -202,7 +208,9 @@ const commands: Record<string, (...args: string[]) => Promise<void>> = {
       metrics.status === 200 && text.includes('strm_http_request_duration_seconds'),
       `/metrics with the token: ${metrics.status} ${text.slice(0, 200)}`,
     );
-    console.log(`  /metrics: ${refused.status} without the token, 200 with it (${text.split('\n').length} lines)`);
+    console.log(
+      `  /metrics: ${refused.status} without the token, 200 with it (${text.split('\n').length} lines)`,
+    );
   },
 
   /** Signs in and keeps what it needs to check after a restart of the stack (`persisted`). */
@@ -242,12 +250,16 @@ const commands: Record<string, (...args: string[]) => Promise<void>> = {
         seen.push(`${i}: disconnect (${reason})`);
       });
       socket.on('connect_error', (err: Error & { data?: unknown }) =>
-        seen.push(`${i}: connect_error ${err.message} ${JSON.stringify(err.data ?? null)} active=${socket.active}`),
+        seen.push(
+          `${i}: connect_error ${err.message} ${JSON.stringify(err.data ?? null)} active=${socket.active}`,
+        ),
       );
       socket.io.on('reconnect', () => seen.push(`${i}: reconnected`));
     });
     const report = () => console.log(`  socket events:\n    ${seen.slice(0, 40).join('\n    ')}`);
-    console.log(`  ${sockets.length} sockets of ${s.wallet} connected through the load balancer (${instances} instances)`);
+    console.log(
+      `  ${sockets.length} sockets of ${s.wallet} connected through the load balancer (${instances} instances)`,
+    );
 
     let calls = 0;
     let failures = 0;
@@ -266,7 +278,9 @@ const commands: Record<string, (...args: string[]) => Promise<void>> = {
     })();
     const started = Date.now();
     execFileSync('docker', ['restart', container], { stdio: ['ignore', 'ignore', 'inherit'] });
-    console.log(`  docker restart ${container.slice(0, 12)}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `  docker restart ${container.slice(0, 12)}: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     // The restarted instance is back in rotation once healthy; every socket reconnected meanwhile.
     const deadline = Date.now() + 90_000;
     for (;;) {
@@ -305,9 +319,15 @@ const commands: Record<string, (...args: string[]) => Promise<void>> = {
     const ready = await json(await fetch(`${base}/api/v1/health/ready`));
     check(ready.status === 'ready', `ready: ${JSON.stringify(ready)}`);
     const s = await user(base);
-    const faucet = await api(base, 'POST', '/dev/faucet', undefined, { wallet: s.wallet, sol: 2, strm: 20_000 });
+    const faucet = await api(base, 'POST', '/dev/faucet', undefined, {
+      wallet: s.wallet,
+      sol: 2,
+      strm: 20_000,
+    });
     check(faucet.status === 200, `POST /dev/faucet: ${faucet.status} ${JSON.stringify(faucet.body)}`);
-    console.log(`  ${s.wallet}: signed in, ${faucet.body.sol} SOL and ${faucet.body.strm} STRM from the faucet`);
+    console.log(
+      `  ${s.wallet}: signed in, ${faucet.body.sol} SOL and ${faucet.body.strm} STRM from the faucet`,
+    );
 
     const connection = new Connection(rpcUrl, 'confirmed');
     const program = miningProgram(connection);
@@ -315,15 +335,22 @@ const commands: Record<string, (...args: string[]) => Promise<void>> = {
     check(deposit !== undefined, 'no Tier 1 in the program config');
     const signature = await sendAndConfirmTransaction(
       connection,
-      new Transaction().add(...(await activateTierInstructions(program, s.keypair.publicKey, 'Tier 1', deposit!))),
+      new Transaction().add(
+        ...(await activateTierInstructions(program, s.keypair.publicKey, 'Tier 1', deposit!)),
+      ),
       [s.keypair],
       { commitment: 'confirmed' },
     );
-    console.log(`  Tier 1 activated on the chain (deposit ${deposit} base units): ${signature.slice(0, 16)}…`);
+    console.log(
+      `  Tier 1 activated on the chain (deposit ${deposit} base units): ${signature.slice(0, 16)}…`,
+    );
 
     const username = `compose_${s.wallet.slice(0, 8).toLowerCase()}`;
     const account = await api(base, 'POST', '/dev/demo/account', s.token, { username });
-    check(account.status === 200, `POST /dev/demo/account: ${account.status} ${JSON.stringify(account.body)}`);
+    check(
+      account.status === 200,
+      `POST /dev/demo/account: ${account.status} ${JSON.stringify(account.body)}`,
+    );
     const live = await api(base, 'PUT', '/dev/demo/live', s.token, { live: true, viewers: 25 });
     check(live.status === 200, `PUT /dev/demo/live: ${live.status} ${JSON.stringify(live.body)}`);
 
