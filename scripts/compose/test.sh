@@ -212,10 +212,17 @@ if [ "${STRM_COMPOSE_OFFICIAL_IMAGES:-}" = 1 ]; then
 else
   # This clone's build (OpenSSL linked from the system, which the Debian stand-in base has), instead of
   # compiling agave again in a container, minutes on 2 cores, on a rust image no registry serves here.
+  # A STRM_LOCAL_CHAIN_BINARY already set (a prebuilt chain, as scripts/with-local-chain.mjs takes it) is
+  # used as it is, and nothing is built (the shared target dir's lock can be held by other clones' builds).
   step "local chain: this clone's build, as the image LOCAL_CHAIN_IMAGE"
-  nice -n 10 node scripts/cargo.mjs build -q -p strm-local-chain
+  chain_binary=${STRM_LOCAL_CHAIN_BINARY:-}
+  if [ -z "$chain_binary" ]; then
+    nice -n 10 node scripts/cargo.mjs build -q -p strm-local-chain
+    chain_binary=target/local-chain/strm-local-chain
+  fi
+  echo "  $chain_binary"
   mkdir -p "$WORK/chain"
-  cp target/local-chain/strm-local-chain "$WORK/chain/"
+  cp "$chain_binary" "$WORK/chain/strm-local-chain"
   printf 'FROM scratch\nCOPY strm-local-chain /usr/local/bin/strm-local-chain\n' >"$WORK/chain/Dockerfile"
   quiet env DOCKER_BUILDKIT=0 docker build -q -t strm-local/chain:latest "$WORK/chain"
   export LOCAL_CHAIN_IMAGE=strm-local/chain:latest
