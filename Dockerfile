@@ -1,16 +1,23 @@
-# syntax=docker/dockerfile:1.7
 # Images of the STRM Mining Platform, built from this repository (docker compose build, or docker build .).
 #   api    (the default, last stage): the production API serving the built web app. Compiled JavaScript run by
 #          plain node, the API's production dependencies only (no tsx, no embedded PostgreSQL, no local
 #          chain, no Prisma CLI), as the unprivileged user `node`.
 #   local  the development configuration: the API from its sources with the local chain (compiled here, Rust)
 #          and its faucet; what `./run start` runs, against the compose file's PostgreSQL and Redis.
-# apps/api/test/deploy.test.ts runs the same install and start commands without Docker.
+# apps/api/test/deploy.test.ts runs the same install and start commands without Docker; scripts/compose/test.sh
+# builds and runs the images on a Docker engine (`pnpm test:compose`).
+# No `# syntax=` line: the Dockerfile frontend built into the engine's BuildKit (Docker 20.10 and later) reads
+# this file, so a build pulls no frontend image.
 
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+# The Node.js base of every Node stage (Debian, with a user `node` of uid 1000 and npm). Another base with
+# the same, e.g. a mirror's copy or scripts/compose/test.sh's Debian-built stand-in, via --build-arg.
+ARG BASE_IMAGE=node:20.20-bookworm-slim
 ARG RUST_IMAGE=rust:1.95-bookworm
+# Where the `local` image takes the local chain's executable (/usr/local/bin/strm-local-chain) from: the
+# `chain` stage below, which compiles it (minutes on 2 cores), or an image that holds one already built.
+ARG LOCAL_CHAIN_IMAGE=chain
 
-FROM ${NODE_IMAGE} AS pnpm
+FROM ${BASE_IMAGE} AS pnpm
 RUN npm install --global pnpm@10.34.9 && npm cache clean --force
 ENV CI=true
 
@@ -35,22 +42,32 @@ COPY patches ./patches
 COPY apps/api/package.json ./apps/api/
 RUN pnpm install --prod --frozen-lockfile --filter @strm/api
 
-FROM ${RUST_IMAGE} AS local
-COPY --from=pnpm /usr/local/bin/ /usr/local/bin/
-COPY --from=pnpm /usr/local/lib/node_modules/ /usr/local/lib/node_modules/
-RUN groupadd --gid 1000 node && useradd --uid 1000 --gid node --create-home node \
-  && mkdir -p /var/lib/strm && chown node:node /var/lib/strm
+# The local chain (agave runtime with the mining program, Rust), as `node scripts/cargo.mjs build -p
+# strm-local-chain` builds it; OpenSSL vendored (compiled in), so the executable needs no libssl at run time.
+FROM ${RUST_IMAGE} AS chain
+WORKDIR /src
+COPY Cargo.toml Cargo.lock rustfmt.toml ./
+COPY vendor ./vendor
+COPY programs ./programs
+COPY tools ./tools
+COPY chain ./chain
+RUN cargo build --locked -q -p strm-local-chain \
+  && cp target/debug/strm-local-chain /usr/local/bin/strm-local-chain && rm -rf target
+
+FROM ${LOCAL_CHAIN_IMAGE} AS local-chain
+
+FROM pnpm AS local
+RUN mkdir -p /var/lib/strm && chown node:node /var/lib/strm
 COPY --from=build --chown=node:node /repo /repo
+COPY --from=local-chain /usr/local/bin/strm-local-chain /usr/local/bin/strm-local-chain
 USER node
-WORKDIR /repo
-ENV CARGO_HOME=/home/node/.cargo CARGO_TARGET_DIR=/repo/target
-RUN node scripts/cargo.mjs build -q -p strm-local-chain
 WORKDIR /repo/apps/api
-ENV NODE_ENV=development HOST=0.0.0.0 LOCAL_CHAIN_HOST=0.0.0.0 LOCAL_CHAIN_BUILD=off DATA_DIR=/var/lib/strm
+# The launcher runs the chain copied above and never builds one (STRM_LOCAL_CHAIN_BINARY).
+ENV NODE_ENV=development HOST=0.0.0.0 LOCAL_CHAIN_HOST=0.0.0.0 LOCAL_CHAIN_BUILD=off DATA_DIR=/var/lib/strm STRM_LOCAL_CHAIN_BINARY=/usr/local/bin/strm-local-chain
 EXPOSE 3000 8899 8900
 CMD ["node", "--import", "tsx", "src/main.ts"]
 
-FROM ${NODE_IMAGE} AS api
+FROM ${BASE_IMAGE} AS api
 WORKDIR /srv/strm
 COPY --from=api-deps /srv/strm/node_modules ./node_modules
 COPY --from=api-deps /srv/strm/apps/api/node_modules ./apps/api/node_modules

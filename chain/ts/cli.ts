@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --import tsx
 // `pnpm --filter @strm/local-chain start [--reset]`: the local chain until Ctrl-C, with its ledger and keys in
 // $DATA_DIR/chain (as the API keeps them; default <repo>/.data/chain), RPC on $LOCAL_CHAIN_PORT (default
-// 8899) and PubSub on the next port.
+// 8899) and PubSub on the next port, listening on $LOCAL_CHAIN_HOST (default 127.0.0.1; 0.0.0.0 in a container
+// that other containers reach, as scripts/compose/test.sh's `chain` service).
 import { resolve } from 'node:path';
 import { assertNotProduction, startLocalChain } from './index.ts';
 
@@ -24,6 +25,7 @@ const dataDir = process.env.DATA_DIR
   : undefined;
 const chain = await startLocalChain({
   dataDir,
+  host: process.env.LOCAL_CHAIN_HOST || undefined,
   reset: process.argv.includes('--reset'),
   rpcPort,
   onLog: (line) => console.log(line),

@@ -8,6 +8,9 @@ import type { Logger } from './logger.ts';
 
 type Hook = () => Promise<unknown> | unknown;
 
+/** How long requests still in flight after the sockets closed may take before their connections are cut. */
+const HTTP_CLOSE_GRACE_MS = 2000;
+
 export class Lifecycle {
   private readonly drainHooks: Array<{ name: string; run: Hook }> = [];
   private readonly closers: Array<{ name: string; run: Hook }> = [];
@@ -44,10 +47,21 @@ export class Lifecycle {
     const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     for (const hook of this.drainHooks) await this.attempt('drain', hook.name, hook.run);
-    // Clients reconnect (to another instance behind the load balancer) with their own backoff.
-    io.disconnectSockets(true);
+    // Connections busy when the server stopped accepting and idle now (a load balancer's keep-alive
+    // connections) go; one still open after a last grace is cut. Without this the shutdown waited for the
+    // client's keep-alive to end (found by pnpm test:compose: a restart behind HAProxy hit the shutdown
+    // timeout), and io.close() below, which closes the HTTP server too, waits for the same connections.
+    server.closeIdleConnections();
+    const grace = setTimeout(() => server.closeAllConnections(), HTTP_CLOSE_GRACE_MS);
+    // Clients reconnect (to another instance behind the load balancer) with their own backoff: io.close()
+    // closes this instance's connections as a lost connection ('transport close'), which Socket.IO clients
+    // reconnect after by themselves. Not io.disconnectSockets(true): it sends each socket a disconnect packet
+    // first ('io server disconnect', after which a client does not reconnect: the web app stayed
+    // disconnected), and through the Redis adapter it disconnects every instance's sockets, not only this
+    // one's (found by pnpm test:compose, one instance of two restarted).
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await httpClosed;
+    clearTimeout(grace);
     await this.closeAll();
   }
 

@@ -153,7 +153,16 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   it('builds in stages and runs the production API as an unprivileged user with compiled JavaScript', () => {
-    expect(dockerfile.map((s) => s.name)).toEqual(['pnpm', 'workspace', 'build', 'api-deps', 'local', 'api']);
+    expect(dockerfile.map((s) => s.name)).toEqual([
+      'pnpm',
+      'workspace',
+      'build',
+      'api-deps',
+      'chain',
+      'local-chain',
+      'local',
+      'api',
+    ]);
     expect(instructions('api', 'USER')).toEqual(['node']);
     expect(instructions('local', 'USER')).toEqual(['node']);
     expect(instructions('api', 'CMD')).toEqual(['["node", "apps/api/dist/main.js"]']);
@@ -340,6 +349,9 @@ describe('the services’ commands, without Docker', () => {
     // The image builds the chain when it is built (LOCAL_CHAIN_BUILD=off at run time); here the chain's
     // own tests built it, unless there is no binary yet.
     expect(env.LOCAL_CHAIN_BUILD).toBe('off');
+    // The image's chain is at STRM_LOCAL_CHAIN_BINARY; here it is this clone's own build (binaryPath()).
+    expect(env.STRM_LOCAL_CHAIN_BINARY).toBe('/usr/local/bin/strm-local-chain');
+    delete env.STRM_LOCAL_CHAIN_BINARY;
     if (!existsSync(binaryPath())) env.LOCAL_CHAIN_BUILD = 'on';
     const api = await startApiCommand(
       [process.execPath, ...cmd.slice(1)],

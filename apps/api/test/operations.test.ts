@@ -1,3 +1,4 @@
+import http from 'node:http';
 // What operators and load balancers see: liveness and readiness, request ids, Prometheus metrics, the web
 // app's compression and caching, and the order of a graceful shutdown.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -303,7 +304,44 @@ describe('graceful shutdown', () => {
       await expect(fetch(`http://127.0.0.1:${port}/api/v1/health/live`)).rejects.toThrow();
     });
     await lifecycle.shutdown(server, io);
-    expect(await disconnected).toBe('io server disconnect');
+    // A lost connection, which clients reconnect after by themselves (not 'io server disconnect').
+    expect(await disconnected).toBe('transport close');
     expect(steps).toEqual(['drain (accepting=false, sockets=1)', 'close chain', 'close database']);
+  });
+
+  it("closes a keep-alive connection that goes idle during the drain (a load balancer's) instead of waiting for it", async () => {
+    const { app, server, io, lifecycle } = build();
+    // A request that is still being answered when the shutdown begins, on the balancer's connection (kept
+    // alive far longer than the shutdown may take): busy when the server stops accepting, idle after.
+    server.removeAllListeners('request');
+    server.on('request', (req, res) => {
+      if (req.url === '/slow') setTimeout(() => res.end('done'), 300);
+      else app(req, res);
+    });
+    server.keepAliveTimeout = 600_000;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', reject);
+      });
+    expect(await get('/api/v1/health/live')).toBe(200);
+    const [socket] = Object.values(agent.sockets).flat().concat(Object.values(agent.freeSockets).flat());
+    const closed = new Promise<void>((resolve) => socket?.once('close', () => resolve()));
+    const slow = get('/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await lifecycle.shutdown(server, io);
+    // The request in flight was answered; then its connection went, not left to its keep-alive.
+    expect(await slow).toBe(200);
+    // The shutdown resolved with the connection closed, not left to its keep-alive.
+    await closed;
+    expect(socket?.destroyed).toBe(true);
+    agent.destroy();
   });
 });
