@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, freePort } from '@strm/testing';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { CHROMIUM } from './chromium.ts';
 
 export const TARGETS = {
   /** Lighthouse performance score, mobile and desktop profiles. */
@@ -33,7 +34,7 @@ async function startChromium(): Promise<{ port: number; stop(): Promise<void> }>
   const port = await freePort();
   const profile = await mkdtemp(join(tmpdir(), 'strm-lighthouse-'));
   const child: ChildProcess = spawn(
-    process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    CHROMIUM,
     [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: 'ignore' },
   );

@@ -1,5 +1,6 @@
 // pnpm bench:web — what the landing page costs and how fast the dashboard is usable, in Debian's Chromium
-// against the started product on localhost (built web app served by the API, local chain).
+// against the started product on localhost (built web app served by the API, local chain). Without Chromium it
+// installs it as `./run test` does, or says in one line how (bench/chromium.ts).
 //  0. Lighthouse (bench/lighthouse.ts) on the landing page, mobile and desktop profiles: the four category
 //     scores, LCP, TBT, CLS and the JavaScript transferred; the HTML reports are kept in the folder printed.
 //     Beside it (bench/main-thread.ts) the landing page's main-thread CPU time against its wall time.
@@ -17,6 +18,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { Keypair } from '@solana/web3.js';
 import { launchChromium } from '../e2e/browser.ts';
+import { ensureChromium } from './chromium.ts';
 import { startProduct } from '../e2e/product.ts';
 import { admittedWallet, dashboardTti } from './dashboard.ts';
 import { lighthouseLanding, TARGETS } from './lighthouse.ts';
@@ -46,6 +48,7 @@ function printTable() {
   if (table.some(([, , , met]) => met === false)) process.exitCode = 1;
 }
 
+if (!ensureChromium()) process.exit(1);
 const admin = Keypair.generate();
 const chromium = await launchChromium();
 const product = await startProduct({ ADMIN_WALLETS: admin.publicKey.toBase58() });
