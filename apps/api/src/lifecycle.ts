@@ -10,8 +10,12 @@ type Hook = () => Promise<unknown> | unknown;
 
 /** How long requests still in flight after the sockets closed may take before their connections are cut. */
 const HTTP_CLOSE_GRACE_MS = 2000;
+/** A shutdown step at least this long is logged, with its name (an operator sees what held a restart). */
+const SLOW_STEP_MS = 1000;
 
 export class Lifecycle {
+  /** The step the shutdown is in (named when it takes too long). */
+  step = 'not shutting down';
   private readonly drainHooks: Array<{ name: string; run: Hook }> = [];
   private readonly closers: Array<{ name: string; run: Hook }> = [];
   private draining = false;
@@ -59,6 +63,7 @@ export class Lifecycle {
     // first ('io server disconnect', after which a client does not reconnect: the web app stayed
     // disconnected), and through the Redis adapter it disconnects every instance's sockets, not only this
     // one's (found by pnpm test:compose, one instance of two restarted).
+    this.step = 'close sockets and HTTP connections';
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await httpClosed;
     clearTimeout(grace);
@@ -66,10 +71,14 @@ export class Lifecycle {
   }
 
   private async attempt(step: string, name: string, run: Hook): Promise<void> {
+    this.step = `${step} ${name}`;
+    const started = performance.now();
     try {
       await run();
     } catch (err) {
       this.logger.error({ err, step, name }, 'shutdown step failed');
     }
+    const ms = Math.round(performance.now() - started);
+    if (ms >= SLOW_STEP_MS) this.logger.warn({ step, name, ms }, 'shutdown step slow');
   }
 }

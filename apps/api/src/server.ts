@@ -126,7 +126,10 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     db.supervision?.quiesce();
     local.supervision?.quiesce();
     const deadline = setTimeout(() => {
-      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      logger.error(
+        { timeoutMs: config.shutdownTimeoutMs, step: lifecycle.step },
+        'shutdown took too long; exiting',
+      );
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
