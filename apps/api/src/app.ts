@@ -13,7 +13,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { apiRateLimit, pageRateLimit, memoryStores, redisStores } from './http/rate-limits.ts';
 import { overlayPages } from './http/overlay-pages.ts';
 import { webApp } from './http/web-app.ts';
-import { Lifecycle } from './lifecycle.ts';
+import { Lifecycle, trackConnections } from './lifecycle.ts';
 import { httpMetrics, requestLogging } from './observability/http.ts';
 import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
 import { apiRouter } from './routes/index.ts';
@@ -165,6 +165,7 @@ export function createApp(deps: AppDeps): App {
   app.use(errorHandler);
 
   const server = createServer(app);
+  trackConnections(server);
   io.attach(server);
   io.use(
     socketHandshake(deps, {

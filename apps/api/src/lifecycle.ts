@@ -3,6 +3,7 @@
 // drain hooks run (the mining engine checkpoints its sessions there), close the sockets, then close the
 // resources in reverse order of their start.
 import type { Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Server as SocketServer } from 'socket.io';
 import type { Logger } from './logger.ts';
 
@@ -12,6 +13,19 @@ type Hook = () => Promise<unknown> | unknown;
 const HTTP_CLOSE_GRACE_MS = 2000;
 /** A shutdown step at least this long is logged, with its name (an operator sees what held a restart). */
 const SLOW_STEP_MS = 1000;
+
+/** Every TCP connection of each server whose connections are tracked (trackConnections). */
+const openSockets = new WeakMap<HttpServer, Set<Socket>>();
+
+/** Tracks the server's connections, upgraded ones included, so a shutdown can end the last of them. */
+export function trackConnections(server: HttpServer): void {
+  const sockets = new Set<Socket>();
+  openSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+}
 
 export class Lifecycle {
   /** The step the shutdown is in (named when it takes too long). */
@@ -56,7 +70,12 @@ export class Lifecycle {
     // client's keep-alive to end (found by pnpm test:compose: a restart behind HAProxy hit the shutdown
     // timeout), and io.close() below, which closes the HTTP server too, waits for the same connections.
     server.closeIdleConnections();
-    const grace = setTimeout(() => server.closeAllConnections(), HTTP_CLOSE_GRACE_MS);
+    const grace = setTimeout(() => {
+      server.closeAllConnections();
+      // Upgraded connections (WebSockets) are not the HTTP server's to close: one whose client has not
+      // answered the close frame by now is cut (ws would wait 30 s).
+      for (const socket of openSockets.get(server) ?? []) socket.destroy();
+    }, HTTP_CLOSE_GRACE_MS);
     // Clients reconnect (to another instance behind the load balancer) with their own backoff: io.close()
     // closes this instance's connections as a lost connection ('transport close'), which Socket.IO clients
     // reconnect after by themselves. Not io.disconnectSockets(true): it sends each socket a disconnect packet

@@ -2,7 +2,7 @@ import http from 'node:http';
 // What operators and load balancers see: liveness and readiness, request ids, Prometheus metrics, the web
 // app's compression and caching, and the order of a graceful shutdown.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -307,6 +307,29 @@ describe('graceful shutdown', () => {
     // A lost connection, which clients reconnect after by themselves (not 'io server disconnect').
     expect(await disconnected).toBe('transport close');
     expect(steps).toEqual(['drain (accepting=false, sockets=1)', 'close chain', 'close database']);
+  });
+
+  it('cuts a WebSocket whose client never answers the close frame instead of waiting for it', async () => {
+    const { server, io, lifecycle } = build();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    // A client that upgrades, then reads nothing and answers nothing (a stalled peer, a proxy holding it).
+    const peer = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => peer.once('connect', () => resolve()));
+    const upgraded = new Promise<string>((resolve) => peer.once('data', (d) => resolve(d.toString())));
+    peer.write(
+      'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n' +
+        'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    expect(await upgraded).toMatch(/^HTTP\/1\.1 101/);
+    peer.on('data', () => {});
+    const cut = new Promise<void>((resolve) => peer.once('close', () => resolve()));
+    // Without the cut, ws waits 30 s for the close frame's answer: longer than SHUTDOWN_TIMEOUT_MS (10 s by
+    // default), after which the process exits without closing its database or chain.
+    const started = performance.now();
+    await lifecycle.shutdown(server, io);
+    expect(performance.now() - started).toBeLessThan(loadConfig({ NODE_ENV: 'test' }).shutdownTimeoutMs);
+    await cut;
   });
 
   it("closes a keep-alive connection that goes idle during the drain (a load balancer's) instead of waiting for it", async () => {
