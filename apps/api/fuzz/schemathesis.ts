@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Keypair } from '@solana/web3.js';
-import { FakeTwitch, freePort, freePortPair, startProcess } from '@strm/testing';
+import { FakeKick, FakeTwitch, FakeYouTube, freePort, freePortPair, startProcess } from '@strm/testing';
 import nacl from 'tweetnacl';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
@@ -170,13 +170,22 @@ const st = execFileSync('bash', [join(repoRoot, 'scripts', 'schemathesis', 'setu
 }).trim();
 mkdirSync(reports, { recursive: true });
 const admin = Keypair.generate();
-// Twitch is configured against a local fake (the product's platform calls stay on this machine).
+// Twitch, YouTube and Kick are configured against local fakes (the product's platform calls stay on this
+// machine), so their routes answer as configured ones do, not 503.
 const twitch = new FakeTwitch();
-await twitch.start();
+const youtube = new FakeYouTube();
+const kick = new FakeKick();
+const fakes = [twitch, youtube, kick];
+await Promise.all(fakes.map((fake) => fake.start()));
+const stopFakes = () => Promise.all(fakes.map((fake) => fake.stop()));
 /** Free ports are picked before the product binds them; another program may take one meanwhile. */
 async function startWithRetry(attempts = 3): Promise<Awaited<ReturnType<typeof startProduct>>> {
   try {
-    return await startProduct(admin.publicKey.toBase58(), twitch.env());
+    return await startProduct(admin.publicKey.toBase58(), {
+      ...twitch.env(),
+      ...youtube.env(),
+      ...kick.env(),
+    });
   } catch (err) {
     if (attempts <= 1 || !String(err).includes('Address already in use')) throw err;
     console.error('schemathesis: a port was taken before the product bound it; starting again on others');
@@ -184,7 +193,7 @@ async function startWithRetry(attempts = 3): Promise<Awaited<ReturnType<typeof s
   }
 }
 const product = await startWithRetry().catch(async (err) => {
-  await twitch.stop();
+  await stopFakes();
   throw err;
 });
 let results: RunSummary[] = [];
@@ -196,7 +205,7 @@ try {
   ];
 } finally {
   await product.stop();
-  await twitch.stop();
+  await stopFakes();
 }
 for (const r of results) {
   console.log(

@@ -320,7 +320,7 @@ describe('sockets', () => {
   it('answers every event with an invalid payload with an error naming the problem', async () => {
     const s = await readyStreamer(chain, server);
     const cases: Array<[string, unknown]> = [
-      ['join-room', { platform: 'youtube', walletId: s.wallet }],
+      ['join-room', { platform: 'myspace', walletId: s.wallet }],
       ['join-room', null],
       ['leave-room', { platform: 'demo' }],
       ['start-stream', { platform: 'demo', wallet: s.wallet, username: '', tier: 'Tier 1' }],

@@ -110,11 +110,12 @@ describe('GET /api/v1/market with a DEX pair configured', () => {
     expect(res.body.market.price).toBe(3);
   });
 
-  it('tells the web app its RPC endpoint, the demo switch and the configured links', async () => {
+  it('tells the web app its RPC endpoint, the demo switch, the platforms it can connect and the configured links', async () => {
     const res = await request(t.app).get('/api/v1/client-config');
     expect(res.body).toEqual({
       rpcUrl: 'http://127.0.0.1:9',
       demoPlatform: true,
+      oauthPlatforms: { youtube: false, kick: false },
       links: {
         dexChart: 'https://dex.example/solana/PAIR',
         tokenExplorer: 'https://explorer.example/token/MINT',
