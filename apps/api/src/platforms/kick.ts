@@ -12,7 +12,7 @@ import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
-import { CachedToken, codeGrantUrl, requestToken, type TokenEndpoint } from './oauth-code.ts';
+import { CachedToken, codeGrantUrl, exchangeCode, requestToken, type TokenEndpoint } from './oauth-code.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'Kick';
@@ -125,14 +125,12 @@ export class KickPlatform extends PolledPlatform {
 
   /** The code exchanged with its verifier; then who the user is and which channel is theirs. */
   async verify(code: string, codeVerifier: string): Promise<KickAccount> {
-    const tokens = await requestToken(this.tokenEndpoint(KICK_MESSAGES.codeRefused), {
-      grant_type: 'authorization_code',
+    const tokens = await exchangeCode(
+      this.tokenEndpoint(KICK_MESSAGES.codeRefused),
+      this.options,
       code,
-      code_verifier: codeVerifier,
-      client_id: this.options.clientId ?? '',
-      client_secret: this.options.clientSecret ?? '',
-      redirect_uri: this.options.redirectUri,
-    });
+      codeVerifier,
+    );
     const usersUrl = `${this.options.apiBaseUrl}/public/v1/users`;
     const users = usersSchema.safeParse(await this.get(usersUrl, tokens.access_token));
     if (!users.success) throw malformed(LABEL, this.logger, usersUrl, users.error.issues[0]);
@@ -152,7 +150,12 @@ export class KickPlatform extends PolledPlatform {
   }
 
   override watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
-    if (this.options.webhooks && account.externalId) void this.subscribe(account.externalId);
+    if (this.options.webhooks && account.externalId) {
+      // subscribe() logs its own failures; this catch is for what it could not foresee.
+      this.subscribe(account.externalId).catch((err: unknown) =>
+        this.logger.warn({ err }, 'Kick event subscription failed; polling continues'),
+      );
+    }
     return super.watch(account, onChange);
   }
 

@@ -54,6 +54,23 @@ export async function requestToken(
   return parsed.data;
 }
 
+/** The authorization-code grant with its PKCE verifier (RFC 7636), as both YouTube and Kick take it. */
+export function exchangeCode(
+  endpoint: TokenEndpoint,
+  client: { clientId?: string | undefined; clientSecret?: string | undefined; redirectUri: string },
+  code: string,
+  codeVerifier: string,
+): Promise<TokenAnswer> {
+  return requestToken(endpoint, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: codeVerifier,
+    client_id: client.clientId ?? '',
+    client_secret: client.clientSecret ?? '',
+    redirect_uri: client.redirectUri,
+  });
+}
+
 /** A token kept until a minute before it expires; `clear` after the platform refused it (401). */
 export class CachedToken {
   private value: { token: string; expiresAtMs: number } | null = null;

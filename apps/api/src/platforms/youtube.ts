@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { expectJson, type HttpResponse, malformed, PlatformError, platformFetch } from './fetch.ts';
-import { CachedToken, codeGrantUrl, requestToken, type TokenEndpoint } from './oauth-code.ts';
+import { CachedToken, codeGrantUrl, exchangeCode, requestToken, type TokenEndpoint } from './oauth-code.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'YouTube';
@@ -181,14 +181,12 @@ export class YouTubePlatform extends PolledPlatform {
 
   /** The code from /callback, exchanged with its verifier; then whose channel it is (channels.list?mine=true). */
   async verify(code: string, codeVerifier: string): Promise<YouTubeChannel> {
-    const tokens = await requestToken(this.tokenEndpoint(YOUTUBE_MESSAGES.codeRefused), {
-      grant_type: 'authorization_code',
+    const tokens = await exchangeCode(
+      this.tokenEndpoint(YOUTUBE_MESSAGES.codeRefused),
+      this.options,
       code,
-      code_verifier: codeVerifier,
-      client_id: this.options.clientId ?? '',
-      client_secret: this.options.clientSecret ?? '',
-      redirect_uri: this.options.redirectUri,
-    });
+      codeVerifier,
+    );
     const url = new URL(`${this.options.apiBaseUrl}/youtube/v3/channels`);
     url.searchParams.set('part', 'snippet');
     url.searchParams.set('mine', 'true');
