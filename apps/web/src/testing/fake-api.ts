@@ -14,7 +14,12 @@ export interface FakeCall {
 }
 
 /** A route's answer: the JSON body, with its status (200 unless given). */
-export type FakeRoute = (call: FakeCall) => { status?: number; body: unknown };
+export interface FakeAnswer {
+  status?: number;
+  body: unknown;
+}
+/** Answers at once, or when its promise settles (a request the test holds in flight). */
+export type FakeRoute = (call: FakeCall) => FakeAnswer | Promise<FakeAnswer>;
 export type FakeRoutes = Record<string, FakeRoute>;
 
 /** Stubs `fetch` (undo with `vi.unstubAllGlobals()`); `routes` may be a function read at each call. */
@@ -32,7 +37,7 @@ export function fakeApi(
       calls.push(call);
       const route = (typeof routes === 'function' ? routes() : routes)[`${method} ${path}`];
       if (!route) return Response.json({ error: 'not_found', message: 'no route' }, { status: 404 });
-      const { status = 200, body } = route(call);
+      const { status = 200, body } = await route(call);
       return Response.json(body, { status });
     }),
   );

@@ -162,15 +162,21 @@ describe('TikTok panel', () => {
           message: 'Put this code in your TikTok bio',
         },
       }),
-      'POST /verify-streamer': () => ({
-        status: 400,
-        body: {
-          error: 'bad_request',
-          message:
-            'The verification code was not found in your TikTok bio. Save it in your bio, then verify again.',
-        },
-      }),
+      // Held in flight until the test has seen the button say so.
+      'POST /verify-streamer': () =>
+        new Promise((resolve) => {
+          answerVerify = () =>
+            resolve({
+              status: 400,
+              body: {
+                error: 'bad_request',
+                message:
+                  'The verification code was not found in your TikTok bio. Save it in your bio, then verify again.',
+              },
+            });
+        }),
     };
+    let answerVerify: (() => void) | undefined;
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     renderPanel('tiktok');
     const generate = await screen.findByRole('button', { name: 'Generate Code' });
@@ -180,8 +186,11 @@ describe('TikTok panel', () => {
     await screen.findByText('STRM-ABCD1234');
     expect(screen.getAllByRole('listitem')).toHaveLength(4);
     fireEvent.click(screen.getByRole('button', { name: 'Verify Account' }));
-    expect(screen.getByRole('button', { name: 'Verifying...' })).toBeTruthy();
+    const verifying = await screen.findByRole('button', { name: 'Verifying...' });
+    expect(verifying.hasAttribute('disabled')).toBe(true);
     expect(open).toHaveBeenCalledWith('https://www.tiktok.com/@ada', '_blank', 'noopener');
+    await waitFor(() => expect(answerVerify).toBeDefined());
+    act(() => answerVerify?.());
     expect((await screen.findByRole('alert')).textContent).toBe(
       'The verification code was not found in your TikTok bio. Save it in your bio, then verify again.',
     );
