@@ -6,7 +6,7 @@ import { freePort } from '@strm/testing';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
-import { signPayout } from '../src/services/rewards/treasury.ts';
+import { signPayouts } from '../src/services/rewards/treasury.ts';
 import {
   activatedWallet,
   processClient,
@@ -87,7 +87,12 @@ async function sentClaim(alsoSend: boolean) {
     tokenAccount: new PublicKey(chain.local.info.treasuryTokenAccount),
     decimals: 6,
   };
-  const payout = await signPayout(chain.local.connection, treasury, wallet, amount);
+  const payout = signPayouts(
+    treasury,
+    [{ wallet, amountUnits: amount }],
+    'STRM claim',
+    await chain.local.connection.getLatestBlockhash('confirmed'),
+  );
   // Sent before its row exists: once the row is there, the running API's reconciler may resend it first, and
   // this send would then be refused as already processed (seen under load).
   if (alsoSend) await chain.local.connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'));

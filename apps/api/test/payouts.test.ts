@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { setMaintenance } from '../src/services/maintenance.ts';
 import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
-import { signPayout } from '../src/services/rewards/treasury.ts';
+import { signPayouts } from '../src/services/rewards/treasury.ts';
 import {
   activatedWallet,
   connect,
@@ -54,7 +54,7 @@ function claimService(connection: Connection, extra: Partial<ClaimDeps> = {}) {
     prisma: server.prisma,
     connection,
     clock: server.clock,
-    logger: createLogger('silent'),
+    logger: createLogger(process.env.DEBUG_LOG ? 'debug' : 'silent'),
     treasury: async () => treasury(),
     isLive: async () => false,
     ...extra,
@@ -184,7 +184,7 @@ describe('the payout path', () => {
     expect(await server.prisma.tierEvent.findUnique({ where: { signature } })).toBeNull();
   });
 
-  it('logs an unexpected error with its claim', async () => {
+  it('answers a landed payout as paid when the database refuses to record it, and logs its claims', async () => {
     const [wallet] = await fundedWallets(chain, 1);
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
@@ -206,20 +206,53 @@ describe('the payout path', () => {
       },
     });
     const claims = claimService(chain.local.connection, { prisma, logger });
-    await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
-      'settlement refused',
-    );
+    const collected = await claims.collect(owner, await selfTransfer(chain, wallet!));
+    expect(collected.amount).toBe(0.25);
+    expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
     const claim = await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: owner } });
+    expect(claim).toMatchObject({ status: 'sent', payoutSignature: collected.signature });
     expect(lines).toContainEqual(
-      expect.objectContaining({ msg: 'collect failed unexpectedly', wallet: owner, claimId: claim.id }),
+      expect.objectContaining({ msg: 'payout: confirmed, not yet recorded', claims: [claim.id] }),
     );
-    // The payout landed: the reconciler settles it, paid once.
+    // The reconciler records it, paid once.
     await claimService(chain.local.connection).reconcile();
     expect(await server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: owner } })).toMatchObject({
       status: 'confirmed',
     });
     expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
     expect(await pendingOf(owner)).toBe(0n);
+  });
+
+  it('logs an unexpected error of the reservation with its wallet, keeping the pending reward', async () => {
+    const [wallet] = await fundedWallets(chain, 1);
+    await pendingStreamers(server, [wallet!], AMOUNT);
+    const owner = wallet!.publicKey.toBase58();
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    // The checks pass; the reservation statement (the second raw query) is refused.
+    let raw = 0;
+    const prisma = new Proxy(server.prisma, {
+      get(target, key, receiver) {
+        if (key === '$queryRaw') {
+          return (...args: unknown[]) =>
+            ++raw === 2
+              ? Promise.reject(new Error('reservation refused'))
+              : (target.$queryRaw as (...a: unknown[]) => unknown)(...args);
+        }
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const claims = claimService(chain.local.connection, { prisma, logger });
+    await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
+      'reservation refused',
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'collect failed unexpectedly', wallet: owner }),
+    );
+    expect(await server.prisma.rewardClaim.count({ where: { wallet: owner } })).toBe(0);
+    expect(await pendingOf(owner)).toBe(AMOUNT);
+    expect(await tokenUnits(chain, wallet!.publicKey)).toBe(0n);
   });
 
   it('settles 300 claims in `sent` in one reconciliation pass', async () => {
@@ -230,7 +263,12 @@ describe('the payout path', () => {
     const claims = [];
     for (const [i, wallet] of wallets.entries()) {
       const owner = wallet.publicKey.toBase58();
-      const payout = await signPayout(connection, treasury(), owner, AMOUNT + BigInt(i));
+      const payout = signPayouts(
+        treasury(),
+        [{ wallet: owner, amountUnits: AMOUNT + BigInt(i) }],
+        `STRM claim ${i}`,
+        await connection.getLatestBlockhash('confirmed'),
+      );
       const landed = i < 200;
       if (landed) await connection.sendRawTransaction(Buffer.from(payout.transaction, 'base64'));
       claims.push({ wallet, landed, amount: AMOUNT + BigInt(i) });

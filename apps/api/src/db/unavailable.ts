@@ -1,4 +1,4 @@
-// Telling "the database is away" (refused, dropped, restarting, timed out) from every other database error:
+// Reading database errors. Telling "the database is away" (refused, dropped, restarting, timed out) from every other database error:
 // the first is answered 503 with Retry-After and a message a user can act on, and the background loops retry
 // it; the others are bugs or refusals and keep their own handling.
 import { Prisma } from '../generated/prisma/client.ts';
@@ -54,3 +54,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 /** Seconds a client should wait before trying again while the database is away. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** A unique constraint refused the row (Prisma's P2002, or PostgreSQL's 23505 through a raw statement). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'P2002' || /unique constraint|23505/i.test(e?.message ?? '');
+}

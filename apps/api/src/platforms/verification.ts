@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { type Platform, PLATFORMS, type PlatformStatus, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../clock.ts';
 import type { PrismaClient } from '../db/index.ts';
+import { isUniqueViolation } from '../db/unavailable.ts';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { normaliseUsername } from './adapter.ts';
@@ -49,11 +50,6 @@ export function platformDomainError(err: unknown): unknown {
     default:
       return new DomainError('platform_unavailable', err.message);
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string; meta?: unknown };
-  return e?.code === 'P2002' || /unique constraint|23505/i.test(e?.message ?? '');
 }
 
 export class PlatformAccounts {

@@ -1,25 +1,27 @@
-// Collecting rewards exactly once. A claim moves through states recorded before each step:
-//   reserved  pending moved into the claim, in one transaction with the claim's insert (signature unique)
-//   sent      the signed payout and its last valid block height stored, then sent. Only the reconciler
-//             releases a `sent` claim (never a send error: an RPC may answer an error for a payout it forwarded),
-//             once the finalized block height is past the payout's last valid one and its status is still none
+// Collecting rewards exactly once (docs/engine.md#payouts). A claim moves through states recorded before each
+// step:
+//   reserved  pending moved into the claim, in the statement that inserts it (its request signature unique)
+//   sent      the signed payout (which may pay several claims, payout-batches.ts) and its last valid block
+//             height stored, then sent. Only the reconciler releases a `sent` claim (never a send error: an RPC
+//             may answer an error for a payout it forwarded), once the finalized block height is past the
+//             payout's last valid one and its status is still none
 //   confirmed the payout landed                     (final)
 //   expired   its blockhash can no longer land and it did not: re-credited (final)
 //   failed    never sent, or landed with an error: re-credited (final)
-// Collects run at most `maxConcurrentCollects` at a time (sized to the database pool), the others queue.
-// On start-up, claims left in `reserved` (never sent) are re-credited and those in `sent` reconciled.
+// A collect's chain reads (its proof, the treasury's balance) happen outside the database steps, which run at
+// most `maxConcurrentCollects` at a time (sized to the database pool; the others queue) and are one statement
+// each. On start-up, claims left in `reserved` (never sent) are re-credited and those in `sent` reconciled.
 import type { Connection } from '@solana/web3.js';
 import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import { DATABASE_POOL_SIZE, type PrismaClient } from '../../db/index.ts';
 import { DomainError } from '../../errors.ts';
-import { Prisma } from '../../generated/prisma/client.ts';
 import type { Logger } from '../../logger.ts';
-import { getMaintenance } from '../maintenance.ts';
 import { Confirmations, isSettled, SIGNATURE_STATUS_PAGE, signatureStatuses } from './confirmations.ts';
+import { PayoutBatches, type ReservedClaim } from './payout-batches.ts';
 import { verifySelfTransfer } from './request-signature.ts';
-import { signPayout, type Treasury, treasuryBalance } from './treasury.ts';
+import { type Treasury, treasuryBalance } from './treasury.ts';
 
 /** pg advisory lock key of claim reconciliation ('STRMCLAI'). */
 const RECONCILE_LOCK_KEY = 0x5354524d434c4149n;
@@ -48,13 +50,15 @@ export interface ClaimDeps {
   maxConcurrentCollects?: number;
   /** Collects allowed to wait for a turn; beyond it a collect is answered at once (collectBusy). */
   maxQueuedCollects?: number;
+  /** Payout transactions sent and not yet confirmed at once; claims waiting beyond them share transactions. */
+  payoutsInFlight?: number;
 }
 
 /** Half the database pool: collects leave the other half to the engine, the reconciler and the routes. */
 export const DEFAULT_COLLECT_CONCURRENCY = Math.max(1, Math.floor(DATABASE_POOL_SIZE / 2));
 const DEFAULT_COLLECT_QUEUE = 10_000;
 
-/** At most `size` tasks at once; the others wait in order. */
+/** At most `size` tasks at once; the others wait in order (an urgent one at the front). */
 class Slots {
   private active = 0;
   private readonly queue: Array<() => void> = [];
@@ -64,10 +68,10 @@ class Slots {
     private readonly maxQueued: number,
   ) {}
 
-  async run<T>(task: () => Promise<T>, onFull: () => Error): Promise<T> {
+  async run<T>(task: () => Promise<T>, onFull: () => Error, urgent = false): Promise<T> {
     if (this.active >= this.size) {
-      if (this.queue.length >= this.maxQueued) throw onFull();
-      await new Promise<void>((resolve) => this.queue.push(resolve));
+      if (!urgent && this.queue.length >= this.maxQueued) throw onFull();
+      await new Promise<void>((resolve) => (urgent ? this.queue.unshift(resolve) : this.queue.push(resolve)));
     } else {
       this.active++;
     }
@@ -82,26 +86,107 @@ class Slots {
   }
 }
 
+/**
+ * One statement for the requests that queued while the database was busy (a group commit): a rush of collects
+ * costs a few statements, not one per collect per step, and the pool's slots are not the limit.
+ */
+class StatementBatches<In, Out> {
+  private readonly queue: Array<{ item: In; resolve(out: Out): void; reject(err: unknown): void }> = [];
+  private waiting = false;
+
+  constructor(
+    private readonly slots: Slots,
+    private readonly statement: (items: In[]) => Promise<Out[]>,
+    private readonly maxItems = 500,
+  ) {}
+
+  run(item: In): Promise<Out> {
+    return new Promise<Out>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.request();
+    });
+  }
+
+  /** Asks for a slot (once at a time); the slot's turn takes everything queued by then. */
+  private request(): void {
+    if (this.waiting || !this.queue.length) return;
+    this.waiting = true;
+    const turn = this.slots.run(async () => {
+      this.waiting = false;
+      const batch = this.queue.splice(0, this.maxItems);
+      this.request();
+      try {
+        const out = await this.statement(batch.map((q) => q.item));
+        for (const [i, q] of batch.entries()) q.resolve(out[i]!);
+      } catch (err) {
+        for (const q of batch) q.reject(err);
+      }
+    }, busy);
+    turn.catch((err: unknown) => {
+      // Too many waiting (collectBusy): the requests queued now are answered so.
+      this.waiting = false;
+      for (const q of this.queue.splice(0)) q.reject(err);
+    });
+  }
+}
+
+/** Proofs read from the chain at once: a burst of collects must not open thousands of RPC requests. */
+const PROOF_READS_AT_ONCE = 32;
+/** The treasury's balance read once serves the collects checked in the next moment. */
+const BALANCE_REUSE_MS = 250;
+
 export interface Collected {
   amount: number;
   signature: string;
 }
 
-class NothingToCollect extends Error {}
-class UnderMaintenance extends Error {}
+const busy = () => new DomainError('collect_busy', SERVER_MESSAGES.collectBusy);
+
+interface CollectRequest {
+  wallet: string;
+  requestSignature: string;
+}
+interface CollectState {
+  maintenance: boolean | null;
+  pending: bigint | null;
+  used: boolean;
+}
+interface Reservation {
+  maintenance: boolean;
+  /** The streamer had something pending (whether or not its claim was inserted). */
+  pending: boolean;
+  id: number | null;
+  amount: bigint | null;
+}
 
 export class ClaimService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private treasury: Promise<Treasury | null> | undefined;
+  private balance: { at: number; value: Promise<bigint> } | undefined;
   private readonly slots: Slots;
-  private readonly confirmations: Confirmations;
+  private readonly proofReads = new Slots(PROOF_READS_AT_ONCE, Number.MAX_SAFE_INTEGER);
+  private readonly batches: PayoutBatches;
+  private readonly states: StatementBatches<CollectRequest, CollectState>;
+  private readonly reservations: StatementBatches<CollectRequest, Reservation>;
 
   constructor(private readonly deps: ClaimDeps) {
     this.slots = new Slots(
       Math.max(1, deps.maxConcurrentCollects ?? DEFAULT_COLLECT_CONCURRENCY),
       deps.maxQueuedCollects ?? DEFAULT_COLLECT_QUEUE,
     );
-    this.confirmations = new Confirmations(deps.connection);
+    this.states = new StatementBatches(this.slots, (requests) => this.readStates(requests));
+    this.reservations = new StatementBatches(this.slots, (requests) => this.reserveAll(requests));
+    this.batches = new PayoutBatches({
+      prisma: deps.prisma,
+      connection: deps.connection,
+      clock: deps.clock,
+      logger: deps.logger,
+      confirmations: new Confirmations(deps.connection),
+      confirmTimeoutMs: deps.confirmTimeoutMs ?? 30_000,
+      release: (id, error) => this.slots.run(() => this.release(id, 'failed', error), busy, true),
+      databaseStep: (step) => this.slots.run(step, busy, true),
+      maxInFlight: deps.payoutsInFlight,
+    });
   }
 
   /** One collect at a time per wallet in this process; the database makes it exactly once across processes. */
@@ -118,21 +203,24 @@ export class ClaimService {
   }
 
   /**
-   * The database phase waits for a slot; sending and waiting for the payout's confirmation do not hold one.
-   * Every failure is answered with a DomainError (a specific reason); an unexpected one is logged with its
-   * claim and answered payoutFailed (or the database's message, socket/rewards.ts).
+   * Checks, reserves, pays. Every failure is answered with a DomainError (a specific reason); an unexpected
+   * one is logged with its claim and answered payoutFailed (or the database's message, socket/rewards.ts).
    */
   private async collectOnce(wallet: string, requestSignature: string): Promise<Collected> {
     let claimId: number | undefined;
     try {
-      const prepared = await this.slots.run(
-        () =>
-          this.prepare(wallet, requestSignature, (id) => {
-            claimId = id;
-          }),
-        () => new DomainError('collect_busy', SERVER_MESSAGES.collectBusy),
-      );
-      return await this.pay(prepared);
+      const treasury = await this.check(wallet, requestSignature);
+      const claim = await this.reserve(wallet, requestSignature);
+      claimId = claim.id;
+      const outcome = await this.batches.pay(treasury, claim);
+      if (outcome.kind === 'paid') {
+        return { amount: fromBaseUnits(claim.amountUnits), signature: outcome.signature };
+      }
+      if (outcome.kind === 'not-sent' || outcome.landed === 'failed') {
+        // Given back already (not sent), or by the reconciler's next pass (landed with an error).
+        throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
+      }
+      throw new DomainError('payout_unconfirmed', SERVER_MESSAGES.payoutUnconfirmed);
     } catch (err) {
       if (!(err instanceof DomainError)) {
         this.deps.logger.error({ err, wallet, requestSignature, claimId }, 'collect failed unexpectedly');
@@ -141,9 +229,13 @@ export class ClaimService {
     }
   }
 
-  /** Checks, verifies the proof, reserves the pending reward and records the signed payout as `sent`. */
-  private async prepare(wallet: string, requestSignature: string, onClaim: (id: number) => void) {
-    const { prisma, connection, clock } = this.deps;
+  /**
+   * Everything a collect must pass before anything is reserved, in the order its refusals are answered:
+   * access, the chain, not live, maintenance, something pending, the proof unused, a treasury, the proof,
+   * the treasury's balance. Returns the treasury to pay from.
+   */
+  private async check(wallet: string, requestSignature: string): Promise<Treasury> {
+    const { connection, clock } = this.deps;
     if (this.deps.hasAccess && !(await this.deps.hasAccess(wallet))) {
       throw new DomainError('beta_access_required', SERVER_MESSAGES.betaAccessRequired);
     }
@@ -153,124 +245,102 @@ export class ClaimService {
     if (await this.deps.isLive(wallet))
       throw new DomainError('collect_while_live', SERVER_MESSAGES.collectWhileLive);
     // Maintenance pauses collects (checked when the collect's turn comes, so a queued one waits it out).
-    if ((await getMaintenance(prisma)).is_maintenance) {
-      throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
-    }
-    const streamer = await prisma.streamer.findUnique({ where: { wallet } });
-    if (!streamer || streamer.pendingRewardUnits <= 0n)
-      throw new DomainError('nothing_to_collect', SERVER_MESSAGES.nothingToCollect);
-    if (await prisma.rewardClaim.findUnique({ where: { requestSignature } })) {
-      throw new DomainError('collect_signature_used', SERVER_MESSAGES.collectSignatureUsed);
-    }
+    const state = await this.states.run({ wallet, requestSignature });
+    if (state.maintenance) throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
+    const pending = state.pending ?? 0n;
+    if (pending <= 0n) throw new DomainError('nothing_to_collect', SERVER_MESSAGES.nothingToCollect);
+    if (state.used) throw new DomainError('collect_signature_used', SERVER_MESSAGES.collectSignatureUsed);
     this.treasury ??= this.deps.treasury().catch((err: unknown) => {
       this.treasury = undefined;
       throw err;
     });
     const treasury = await this.treasury.catch(() => null);
     if (!treasury) throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
-    await verifySelfTransfer(connection, requestSignature, wallet, clock.now()).catch((err: unknown) => {
-      if (err instanceof DomainError) throw err;
-      this.deps.logger.warn({ err, wallet }, 'collect: request transaction unreadable');
-      throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
-    });
-    const available = await treasuryBalance(connection, treasury).catch((err: unknown) => {
+    await this.proofReads
+      .run(() => verifySelfTransfer(connection, requestSignature, wallet, clock.now()), busy)
+      .catch((err: unknown) => {
+        if (err instanceof DomainError) throw err;
+        this.deps.logger.warn({ err, wallet }, 'collect: request transaction unreadable');
+        throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
+      });
+    const available = await this.treasuryBalance(treasury).catch((err: unknown) => {
       this.deps.logger.warn({ err }, 'collect: treasury balance unreadable');
       throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
     });
-    if (available < streamer.pendingRewardUnits)
-      throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
-
-    const claim = await this.reserve(wallet, requestSignature);
-    onClaim(claim.id);
-    let payout: Awaited<ReturnType<typeof signPayout>>;
-    try {
-      payout = await signPayout(connection, treasury, wallet, claim.amountUnits, `STRM claim ${claim.id}`);
-    } catch (err) {
-      // Nothing was sent: the reservation goes back.
-      this.deps.logger.warn({ err, claimId: claim.id }, 'collect: could not build the payout');
-      await this.release(claim.id, 'failed', 'payout not built');
-      throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
-    }
-    await prisma.rewardClaim.update({
-      where: { id: claim.id, status: 'reserved' },
-      data: {
-        status: 'sent',
-        payoutSignature: payout.signature,
-        payoutTransaction: payout.transaction,
-        lastValidBlockHeight: payout.lastValidBlockHeight,
-        sentAt: clock.now(),
-      },
-    });
-    return { id: claim.id, amountUnits: claim.amountUnits, wallet, ...payout };
+    if (available < pending) throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
+    return treasury;
   }
 
-  /** Sends the recorded payout and waits for it; from here only the reconciler may release the claim. */
-  private async pay(claim: {
-    id: number;
-    amountUnits: bigint;
-    wallet: string;
-    signature: string;
-    transaction: string;
-  }) {
-    const { connection } = this.deps;
-    try {
-      await connection.sendRawTransaction(Buffer.from(claim.transaction, 'base64'), {
-        preflightCommitment: 'confirmed',
+  /** One read for the collects of the same moment (a failed read is not reused). */
+  private treasuryBalance(treasury: Treasury): Promise<bigint> {
+    const now = Date.now();
+    if (!this.balance || now - this.balance.at > BALANCE_REUSE_MS) {
+      const value = treasuryBalance(this.deps.connection, treasury);
+      this.balance = { at: now, value };
+      value.catch(() => {
+        if (this.balance?.value === value) this.balance = undefined;
       });
-    } catch (err) {
-      // An error answer does not prove the payout was not forwarded (a preflight refusal from one node, a
-      // timeout after forwarding): it may still land. The claim stays `sent`; the wait below pays the user
-      // if it lands, and the reconciler re-credits it once its blockhash has expired without it.
-      this.deps.logger.warn(
-        { err: err instanceof Error ? err.message : err, claimId: claim.id, wallet: claim.wallet },
-        'collect: payout send answered an error; waiting for it, else left to reconciliation',
-      );
     }
-    const landed = await this.confirmations.wait(claim.signature, this.deps.confirmTimeoutMs ?? 30_000);
-    if (landed === 'confirmed') {
-      await this.settle(claim.id, 'confirmed');
-      return { amount: fromBaseUnits(claim.amountUnits), signature: claim.signature };
-    }
-    if (landed === 'failed') {
-      // Landed with an error: nothing moved. The reconciler re-credits it on its next pass.
-      this.deps.logger.warn({ claimId: claim.id, wallet: claim.wallet }, 'collect: payout failed on chain');
-      throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
-    }
-    throw new DomainError('payout_unconfirmed', SERVER_MESSAGES.payoutUnconfirmed);
+    return this.balance.value;
   }
 
-  /** Moves the whole pending reward into a new claim, in one transaction; the signature is used once. */
-  private async reserve(wallet: string, requestSignature: string) {
-    try {
-      return await this.deps.prisma.$transaction(async (tx) => {
-        // Maintenance, again, inside the reservation: the switch's row is held (FOR SHARE) until this commits,
-        // so a collect either reserves before maintenance starts or sees it and pays nothing; one checked
-        // before the switch can no longer pay after it.
-        const [switched] = await tx.$queryRaw<{ on: boolean }[]>`
-          SELECT is_maintenance AS on FROM maintenance WHERE id = 1 FOR SHARE`;
-        if (switched?.on) throw new UnderMaintenance();
-        const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
-          SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
-        if (!row || row.pending <= 0n) throw new NothingToCollect();
-        const claim = await tx.rewardClaim.create({
-          data: { wallet, requestSignature, amountUnits: row.pending, status: 'reserved' },
-        });
-        await tx.streamer.update({
-          where: { wallet },
-          data: { pendingRewardUnits: { decrement: row.pending } },
-        });
-        return claim;
-      });
-    } catch (err) {
-      if (err instanceof NothingToCollect)
-        throw new DomainError('nothing_to_collect', SERVER_MESSAGES.nothingToCollect);
-      if (err instanceof UnderMaintenance)
-        throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
-      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-        throw new DomainError('collect_signature_used', SERVER_MESSAGES.collectSignatureUsed);
-      }
-      throw err;
-    }
+  /** What the checks before the proof need of each request, read in one statement for all of them. */
+  private readStates(requests: CollectRequest[]): Promise<CollectState[]> {
+    return this.deps.prisma.$queryRaw<CollectState[]>`
+      SELECT (SELECT is_maintenance FROM maintenance WHERE id = 1) AS maintenance,
+             s.pending_reward_units AS pending,
+             EXISTS (SELECT 1 FROM reward_claims c WHERE c.request_signature = r.signature) AS used
+        FROM unnest(${requests.map((r) => r.wallet)}::text[], ${requests.map((r) => r.requestSignature)}::text[])
+             WITH ORDINALITY AS r(wallet, signature, n)
+        LEFT JOIN streamers s ON s.wallet = r.wallet
+       ORDER BY r.n`;
+  }
+
+  private async reserve(wallet: string, requestSignature: string): Promise<ReservedClaim> {
+    const row = await this.reservations.run({ wallet, requestSignature });
+    if (row.maintenance) throw new DomainError('maintenance', SERVER_MESSAGES.maintenanceActive);
+    if (row.id != null && row.amount != null) return { id: row.id, wallet, amountUnits: row.amount };
+    // The streamer had something pending and its claim was not inserted: the signature was used meanwhile.
+    if (row.pending) throw new DomainError('collect_signature_used', SERVER_MESSAGES.collectSignatureUsed);
+    throw new DomainError('nothing_to_collect', SERVER_MESSAGES.nothingToCollect);
+  }
+
+  /**
+   * Moves each streamer's whole pending reward into a new claim, for all the requests in one statement:
+   * maintenance read under a share lock (a collect either reserves before the switch commits or sees it and
+   * pays nothing), the streamers' rows locked in one order (no deadlock with another instance's batch), the
+   * claims inserted (a request signature used once: a used one inserts nothing) and pending decremented.
+   */
+  private async reserveAll(requests: CollectRequest[]): Promise<Reservation[]> {
+    // A wallet's collects run one after another (collect()): twice in one statement, its pending reward
+    // would be moved into two claims and decremented once.
+    if (new Set(requests.map((q) => q.wallet)).size !== requests.length)
+      throw new Error('a wallet twice in one reservation statement');
+    return this.deps.prisma.$queryRaw<Reservation[]>`
+      WITH m AS (SELECT is_maintenance FROM maintenance WHERE id = 1 FOR SHARE),
+      r AS (
+        SELECT * FROM unnest(${requests.map((q) => q.wallet)}::text[],
+                             ${requests.map((q) => q.requestSignature)}::text[])
+               WITH ORDINALITY AS r(wallet, signature, n)),
+      s AS (
+        SELECT st.wallet, st.pending_reward_units, r.signature FROM streamers st JOIN r ON r.wallet = st.wallet
+         WHERE st.pending_reward_units > 0 AND NOT coalesce((SELECT is_maintenance FROM m), false)
+         ORDER BY st.wallet
+           FOR UPDATE OF st),
+      c AS (
+        INSERT INTO reward_claims (wallet, request_signature, amount_units, status, created_at)
+        SELECT wallet, signature, pending_reward_units, 'reserved', now() AT TIME ZONE 'UTC' FROM s
+        ON CONFLICT (request_signature) DO NOTHING
+        RETURNING id, wallet, request_signature, amount_units),
+      u AS (
+        UPDATE streamers SET pending_reward_units = streamers.pending_reward_units - c.amount_units,
+               updated_at = now() AT TIME ZONE 'UTC'
+          FROM c WHERE streamers.wallet = c.wallet)
+      SELECT coalesce((SELECT is_maintenance FROM m), false) AS maintenance,
+             EXISTS (SELECT 1 FROM s WHERE s.signature = r.signature) AS pending,
+             c.id, c.amount_units AS amount
+        FROM r LEFT JOIN c ON c.request_signature = r.signature
+       ORDER BY r.n`;
   }
 
   private async settle(id: number, status: 'confirmed') {
@@ -327,8 +397,10 @@ export class ClaimService {
     // its last valid block height can never land. (Read the other way round, a payout landing between the two
     // reads, or a status read from a node behind the one answering the height, would look expired.)
     const height = BigInt(await connection.getBlockHeight('finalized'));
-    // In pages: getSignatureStatuses refuses more than 256 signatures in one call.
+    // In pages: getSignatureStatuses refuses more than 256 signatures in one call. Claims paid together share
+    // their payout: it is resent once.
     let after = 0;
+    const resent = new Set<string>();
     for (;;) {
       const sent = await prisma.rewardClaim.findMany({
         where: { status: 'sent', id: { gt: after } },
@@ -355,7 +427,8 @@ export class ClaimService {
         } else if (!status && claim.lastValidBlockHeight != null && height > claim.lastValidBlockHeight) {
           await this.release(claim.id, 'expired', 'payout blockhash expired before it landed');
           result.expired++;
-        } else if (claim.payoutTransaction) {
+        } else if (claim.payoutTransaction && !resent.has(claim.payoutSignature!)) {
+          resent.add(claim.payoutSignature!);
           // Still able to land: send the same signed transaction again (same signature, so at most once).
           await connection
             .sendRawTransaction(Buffer.from(claim.payoutTransaction, 'base64'), { skipPreflight: true })

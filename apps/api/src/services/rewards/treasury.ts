@@ -4,7 +4,14 @@ import {
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { type Connection, Keypair, PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
+import {
+  ComputeBudgetProgram,
+  type Connection,
+  Keypair,
+  PublicKey,
+  Transaction,
+  TransactionInstruction,
+} from '@solana/web3.js';
 import { readFileSync } from 'node:fs';
 import { type MiningProgram, readConfig } from '@strm/mining-client';
 import { PRODUCT, TOKEN_DECIMALS } from '@strm/shared';
@@ -77,50 +84,57 @@ export async function treasuryBalance(connection: Connection, treasury: Treasury
 const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 /**
- * Signs (does not send) the transfer of `amount` base units to the wallet's token account (created when
- * missing). `reference` (the claim) goes in a memo: two payouts of the same amount to the same wallet under
- * one blockhash would otherwise be the same transaction, with the same signature, and the second claim could
- * neither be recorded nor paid.
+ * Creating a token account and transferring to it measured 28,000-37,000 compute units (the account's address
+ * search varies), the memo up to 6,000: room for the worst of each. Unused units cost nothing.
  */
-export async function signPayout(
-  connection: Connection,
+const COMPUTE_UNITS_PER_PAYOUT = 60_000;
+const COMPUTE_UNITS_FOR_MEMO = 30_000;
+
+export interface Payout {
+  wallet: string;
+  amountUnits: bigint;
+}
+
+/**
+ * Signs (does not send) one transaction paying each payout to its wallet's token account (created when
+ * missing). `memo` names what it pays (the claims): two payouts of the same amounts to the same wallets under
+ * one blockhash would otherwise be the same transaction, with the same signature.
+ */
+export function signPayouts(
   treasury: Treasury,
-  wallet: string,
-  amount: bigint,
-  reference?: string,
-): Promise<SignedPayout> {
-  const owner = new PublicKey(wallet);
-  const destination = getAssociatedTokenAddressSync(treasury.mint, owner);
-  const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash('confirmed');
-  const tx = new Transaction({ feePayer: treasury.owner.publicKey, blockhash, lastValidBlockHeight }).add(
-    createAssociatedTokenAccountIdempotentInstruction(
-      treasury.owner.publicKey,
-      destination,
-      owner,
-      treasury.mint,
-    ),
-    createTransferCheckedInstruction(
-      treasury.tokenAccount,
-      treasury.mint,
-      destination,
-      treasury.owner.publicKey,
-      amount,
-      treasury.decimals,
-    ),
+  payouts: Payout[],
+  memo: string,
+  recent: { blockhash: string; lastValidBlockHeight: number },
+): SignedPayout {
+  const payer = treasury.owner.publicKey;
+  const tx = new Transaction({ feePayer: payer, ...recent });
+  tx.add(
+    ComputeBudgetProgram.setComputeUnitLimit({
+      units: COMPUTE_UNITS_PER_PAYOUT * payouts.length + COMPUTE_UNITS_FOR_MEMO,
+    }),
   );
-  if (reference) {
+  for (const payout of payouts) {
+    const owner = new PublicKey(payout.wallet);
+    const destination = getAssociatedTokenAddressSync(treasury.mint, owner);
     tx.add(
-      new TransactionInstruction({
-        programId: MEMO_PROGRAM_ID,
-        keys: [],
-        data: Buffer.from(reference, 'utf8'),
-      }),
+      createAssociatedTokenAccountIdempotentInstruction(payer, destination, owner, treasury.mint),
+      createTransferCheckedInstruction(
+        treasury.tokenAccount,
+        treasury.mint,
+        destination,
+        payer,
+        payout.amountUnits,
+        treasury.decimals,
+      ),
     );
   }
+  tx.add(
+    new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(memo, 'utf8') }),
+  );
   tx.sign(treasury.owner);
   return {
     signature: bs58.encode(tx.signature!),
     transaction: tx.serialize().toString('base64'),
-    lastValidBlockHeight: BigInt(lastValidBlockHeight),
+    lastValidBlockHeight: BigInt(recent.lastValidBlockHeight),
   };
 }
