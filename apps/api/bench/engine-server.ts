@@ -63,7 +63,13 @@ if (bare) {
   io.listen(0);
   const port = (io.httpServer.address() as { port: number }).port;
   process.on('message', (m: { type: string }) => {
-    if (m.type === 'stats') send({ type: 'stats', rss: process.memoryUsage().rss, cpu: process.cpuUsage() });
+    if (m.type === 'stats')
+      send({
+        type: 'stats',
+        rss: process.memoryUsage().rss,
+        memory: process.memoryUsage(),
+        cpu: process.cpuUsage(),
+      });
     if (m.type === 'stop') process.exit(0);
   });
   send({ type: 'ready', port, wallets: wallets.map((w) => ({ wallet: w, token: '', username: w })) });

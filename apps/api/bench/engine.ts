@@ -6,7 +6,8 @@
 // PostgreSQL apart), transactions from PostgreSQL's own count (pg_stat_database), updates as received by the
 // clients.
 //   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2,
-//                        BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers over the measured window)
+//                        BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers over the measured window,
+//                        with BENCH_HEAP_SNAPSHOT=1 their heap snapshots after it)
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -80,6 +81,14 @@ async function scenario(bare: boolean) {
     await written;
   }
   const rss = rssMb(server.pid!);
+  if (profileDir && process.env.BENCH_HEAP_SNAPSHOT === '1') {
+    const written = nextMessage(server, 'heap-snapshot');
+    server.send({
+      type: 'heap-snapshot',
+      file: join(profileDir, `${bare ? 'bare' : 'engine'}-${count}.heapsnapshot`),
+    });
+    await written;
+  }
   const statsAfter = await ask(server, 'stats');
   // Less the one this query's session adds.
   const xacts = ready.databaseUrl ? (await transactions(ready.databaseUrl)) - xactsBefore - 1 : Number.NaN;
@@ -101,7 +110,9 @@ async function scenario(bare: boolean) {
   const writesAfter = statsAfter.writes as Record<string, number> | undefined;
   const live = (statsAfter.live as number | undefined) ?? sum('started');
   const watch = statsAfter.chainWatch as Record<string, number> | undefined;
+  const memory = statsAfter.memory as NodeJS.MemoryUsage;
   return {
+    memory,
     chainWatch: watch,
     connected: sum('connected'),
     started: sum('started'),
@@ -168,6 +179,17 @@ row(
 );
 row('chain watch: subscriptions for all sessions', watch ? String(2 * (watch.connects ?? 0)) : 'n/a', '-');
 row('server RSS (MB, from /proc)', f(engine.rssMb), f(bareRun.rssMb));
+const mb = (n: number) => f(n / 1024 / 1024);
+row(
+  '  V8 heap used / total (MB)',
+  `${mb(engine.memory.heapUsed)}/${mb(engine.memory.heapTotal)}`,
+  `${mb(bareRun.memory.heapUsed)}/${mb(bareRun.memory.heapTotal)}`,
+);
+row(
+  '  outside the heap: external, of it array buffers (MB)',
+  `${mb(engine.memory.external)}, ${mb(engine.memory.arrayBuffers)}`,
+  `${mb(bareRun.memory.external)}, ${mb(bareRun.memory.arrayBuffers)}`,
+);
 row('DB transactions / session-minute', f(engine.transactionsPerSessionMinute, 2), '-');
 row('DB checkpoint rows / session-minute', f(engine.writesPerSessionMinute, 2), '-');
 row('DB checkpoint statements / minute', f(engine.statementsPerMinute, 1), '-');

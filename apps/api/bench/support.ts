@@ -52,6 +52,7 @@ export function serverStats(app: Pick<App, 'services'>) {
   return {
     type: 'stats',
     rss: process.memoryUsage().rss,
+    memory: process.memoryUsage(),
     cpu: process.cpuUsage(),
     live: app.services.engine.liveCount,
   };
@@ -237,6 +238,11 @@ export async function answerProfiling(): Promise<void> {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(m.file!, JSON.stringify(profile));
       process.send?.({ type: 'profile-stop' });
+    }
+    if (m.type === 'heap-snapshot') {
+      const { writeHeapSnapshot } = await import('node:v8');
+      writeHeapSnapshot(m.file!);
+      process.send?.({ type: 'heap-snapshot' });
     }
   });
 }
