@@ -3,7 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { CpuGroup, CpuGroups } from './cpu-groups.ts';
+import type { CpuGroup, CpuGroups } from '@strm/testing/cpu-groups';
 import {
   ask,
   type BenchStreamer,

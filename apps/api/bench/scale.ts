@@ -1,6 +1,6 @@
 // Benchmark: how far the engine scales from one API instance to two behind the same PostgreSQL and Redis
 // (the Redis adapter and cluster membership on), with the same streamers and the same client processes.
-// Each instance runs in a kernel CPU group of its own capped at BENCH_INSTANCE_CPU of a core (bench/cpu-groups.ts),
+// Each instance runs in a kernel CPU group of its own capped at BENCH_INSTANCE_CPU of a core (packages/testing/src/cpu-groups.ts),
 // as a scaled-out service gives each instance a fixed share, leaving the clients, PostgreSQL and Redis the rest
 // of the machine. For one capped instance, then for two, the offered load (streamers, each with an update every
 // BENCH_UPDATE_MS) is raised step by step until the setup is saturated (lateness p99 over 1 s, or fewer updates
@@ -27,7 +27,7 @@ import { Redis } from 'ioredis';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { type CpuGroup, cpuGroups } from './cpu-groups.ts';
+import { type CpuGroup, cpuGroups } from '@strm/testing/cpu-groups';
 import { type ClusterContext, type Result, startCluster } from './scale-cluster.ts';
 import { capLines, f, pct, printResults, printUncappedBound, type ReportOptions } from './scale-report.ts';
 import { benchDatabase } from './support.ts';

@@ -19,8 +19,11 @@ export interface CpuGroup {
   readonly path: string;
   /** Moves the process (every thread) into the group; its children started later follow. */
   add(pid: number): void;
-  /** The cap in cores (0.4 = 40 % of one core), or null for none. */
-  cap(cores: number | null): void;
+  /**
+   * The cap in cores (0.4 = 40 % of one core), or null for none, enforced over periods of `periodUs` (the
+   * kernel's default 100 ms; a shorter period spreads the slowdown more evenly over a short task).
+   */
+  cap(cores: number | null, periodUs?: number): void;
   throttling(): Throttling;
   /** Removes the group, first moving any process still in it back to the root group. */
   remove(): void;
@@ -84,11 +87,11 @@ function group(version: 'v1' | 'v2', root: string, path: string): CpuGroup {
     add(pid) {
       appendFileSync(join(path, 'cgroup.procs'), String(pid));
     },
-    cap(cores) {
-      const quota = cores === null ? -1 : Math.round(cores * PERIOD_US);
-      if (version === 'v2') write('cpu.max', `${quota < 0 ? 'max' : quota} ${PERIOD_US}`);
+    cap(cores, periodUs = PERIOD_US) {
+      const quota = cores === null ? -1 : Math.round(cores * periodUs);
+      if (version === 'v2') write('cpu.max', `${quota < 0 ? 'max' : quota} ${periodUs}`);
       else {
-        write('cpu.cfs_period_us', String(PERIOD_US));
+        write('cpu.cfs_period_us', String(periodUs));
         write('cpu.cfs_quota_us', String(quota));
       }
     },
