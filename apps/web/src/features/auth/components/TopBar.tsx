@@ -5,7 +5,7 @@ import { ConnectButton } from './ConnectButton.tsx';
 /** The product's top bar: logo, optional extras (e.g. a version badge), the connect button. */
 export function TopBar({ children }: { children?: ReactNode }) {
   return (
-    <header className="border-b border-slate-800 bg-slate-950/80 backdrop-blur">
+    <header className="border-b border-slate-800 bg-slate-950">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
         <div className="flex items-center gap-3">
           <Logo />
