@@ -82,6 +82,7 @@ if (bare) {
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
     DEMO_PLATFORM: 'on',
     MINING_UPDATE_INTERVAL_MS: String(intervalMs),
+    ...(process.env.MINING_TICK_MS ? { MINING_TICK_MS: process.env.MINING_TICK_MS } : {}),
     // Every client connects from this machine.
     SOCKET_HANDSHAKES_PER_MINUTE: '1000000',
   });

@@ -57,6 +57,8 @@ export class EngineContext {
     /** While writes fail: when to try again (performance.now()), and how many failed in a row. */
     retryAtMs: 0,
     failures: 0,
+    /** When the next checkpoint statement may start (performance.now()): checkpoints due meanwhile join it. */
+    nextFlushAtMs: 0,
     flushing: undefined as Promise<void> | undefined,
   };
   readonly revalidation = {
