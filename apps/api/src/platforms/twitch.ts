@@ -135,7 +135,12 @@ export class TwitchPlatform extends PolledPlatform {
   }
 
   override watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
-    if (this.options.eventSub && account.externalId) void this.subscribeOffline(account.externalId);
+    if (this.options.eventSub && account.externalId) {
+      // subscribeOffline() logs its own failures; this catch is for what it could not foresee.
+      this.subscribeOffline(account.externalId).catch((err: unknown) =>
+        this.logger.warn({ err }, 'EventSub subscription failed; polling continues'),
+      );
+    }
     return super.watch(account, onChange);
   }
 
