@@ -40,11 +40,12 @@ const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PR
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
 async function scenario(bare: boolean) {
-  const server = forkBench('./engine-server.ts', {
-    ...process.env,
-    BENCH_BARE: bare ? '1' : '0',
-    BENCH_STREAMERS: String(count),
-  });
+  const server = forkBench(
+    './engine-server.ts',
+    { ...process.env, BENCH_BARE: bare ? '1' : '0', BENCH_STREAMERS: String(count) },
+    // BENCH_NODE_FLAGS: V8 and Node flags for both servers (those NODE_OPTIONS refuses, too).
+    { execArgv: process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [] },
+  );
   const ready = (await nextMessage(server, 'ready')) as Message & {
     port: number;
     wallets: BenchStreamer[];
