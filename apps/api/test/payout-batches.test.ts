@@ -7,8 +7,7 @@ import {
   createSetAuthorityInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
-import { readKeypair } from '@strm/local-chain';
+import { Keypair, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
@@ -23,7 +22,7 @@ import {
   type TestChain,
   tokenUnits,
 } from './engine-harness.ts';
-import { fundedWallets, pendingStreamers } from './payout-support.ts';
+import { fundedWallets, localTreasury, pendingStreamers } from './payout-support.ts';
 
 let chain: TestChain;
 let server: EngineServer;
@@ -38,12 +37,7 @@ afterAll(async () => {
 });
 
 const AMOUNT = 250_000n;
-const treasury = () => ({
-  owner: readKeypair(chain.local.info.keypairs.treasuryOwner),
-  mint: new PublicKey(chain.local.info.mint),
-  tokenAccount: new PublicKey(chain.local.info.treasuryTokenAccount),
-  decimals: 6,
-});
+const treasury = () => localTreasury(chain);
 const claimService = (payoutsInFlight?: number) =>
   new ClaimService({
     payoutsInFlight,

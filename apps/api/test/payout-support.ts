@@ -1,6 +1,10 @@
 // Many wallets at once for the payout tests and bench:collect: funded with SOL for the collect proof's fee,
 // each with a pending reward in the database (as mining leaves it).
-import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
+import { Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import { readKeypair } from '@strm/local-chain';
+import pino from 'pino';
+import type { Logger } from '../src/logger.ts';
+import type { Treasury } from '../src/services/rewards/treasury.ts';
 import type { EngineServer, TestChain } from './engine-harness.ts';
 
 /** `n` fresh wallets with 0.1 SOL each (airdrops, `batch` at a time, each confirmed). */
@@ -24,4 +28,34 @@ export async function pendingStreamers(server: EngineServer, wallets: Keypair[],
   await server.prisma.streamer.createMany({
     data: wallets.map((w) => ({ wallet: w.publicKey.toBase58(), pendingRewardUnits: units })),
   });
+}
+
+/** The local chain's treasury, as the server pays from it. */
+export function localTreasury(chain: TestChain): Treasury {
+  return {
+    owner: readKeypair(chain.local.info.keypairs.treasuryOwner),
+    mint: new PublicKey(chain.local.info.mint),
+    tokenAccount: new PublicKey(chain.local.info.treasuryTokenAccount),
+    decimals: 6,
+  };
+}
+
+/** `target` with some of its members replaced (a fault injected at a boundary: the RPC, the database). */
+export function overriding<T extends object>(target: T, overrides: Partial<Record<keyof T, unknown>>): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      if (key in overrides) return overrides[key as keyof T];
+      const value = Reflect.get(object, key, receiver);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
+/** A logger at warn whose lines are kept, parsed, for a test to read. */
+export function keptLogs(): { lines: Array<Record<string, unknown>>; logger: Logger } {
+  const lines: Array<Record<string, unknown>> = [];
+  return {
+    lines,
+    logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+  };
 }

@@ -1,9 +1,7 @@
 // The payout path under faults and load (issue 18): a send that answers an error after forwarding, a proof
 // without `meta`, more claims in `sent` than one getSignatureStatuses call takes, maintenance, and a burst of
 // wallets collecting at once. Real local chain, real PostgreSQL; balances read on chain.
-import { type Connection, Keypair, PublicKey, SendTransactionError } from '@solana/web3.js';
-import { readKeypair } from '@strm/local-chain';
-import pino from 'pino';
+import { type Connection, Keypair, SendTransactionError } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { setMaintenance } from '../src/services/maintenance.ts';
@@ -20,7 +18,7 @@ import {
   type TestChain,
   tokenUnits,
 } from './engine-harness.ts';
-import { fundedWallets, pendingStreamers } from './payout-support.ts';
+import { fundedWallets, keptLogs, localTreasury, overriding, pendingStreamers } from './payout-support.ts';
 import { grantAccess } from './support.ts';
 import { miningProgram } from '@strm/mining-client';
 import type { StreamerRecords } from '../src/services/tiers/records.ts';
@@ -41,12 +39,7 @@ afterAll(async () => {
 
 const AMOUNT = 250_000n;
 
-const treasury = () => ({
-  owner: readKeypair(chain.local.info.keypairs.treasuryOwner),
-  mint: new PublicKey(chain.local.info.mint),
-  tokenAccount: new PublicKey(chain.local.info.treasuryTokenAccount),
-  decimals: 6,
-});
+const treasury = () => localTreasury(chain);
 
 /** A claim service on the test's database and chain, through `connection` (a fault-injecting wrapper). */
 function claimService(connection: Connection, extra: Partial<ClaimDeps> = {}) {
@@ -62,16 +55,8 @@ function claimService(connection: Connection, extra: Partial<ClaimDeps> = {}) {
 }
 
 /** The real connection with some methods replaced (the boundary where the faults are injected). */
-function wrapped(overrides: Partial<Record<keyof Connection, unknown>>): Connection {
-  const real = chain.local.connection;
-  return new Proxy(real, {
-    get(target, key, receiver) {
-      if (key in overrides) return overrides[key as keyof Connection];
-      const value = Reflect.get(target, key, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
+const wrapped = (overrides: Partial<Record<keyof Connection, unknown>>) =>
+  overriding(chain.local.connection, overrides);
 
 const pendingOf = async (wallet: string) =>
   (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
@@ -188,22 +173,12 @@ describe('the payout path', () => {
     const [wallet] = await fundedWallets(chain, 1);
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
-    const lines: Array<Record<string, unknown>> = [];
-    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { lines, logger } = keptLogs();
     // The database refuses the settlement after the payout landed (a bug or a constraint, not an outage).
-    const rewardClaim = new Proxy(server.prisma.rewardClaim, {
-      get(target, key, receiver) {
-        if (key === 'updateMany') return async () => Promise.reject(new Error('settlement refused'));
-        const value = Reflect.get(target, key, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    const prisma = new Proxy(server.prisma, {
-      get(target, key, receiver) {
-        if (key === 'rewardClaim') return rewardClaim;
-        const value = Reflect.get(target, key, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const prisma = overriding(server.prisma, {
+      rewardClaim: overriding(server.prisma.rewardClaim, {
+        updateMany: async () => Promise.reject(new Error('settlement refused')),
+      }),
     });
     const claims = claimService(chain.local.connection, { prisma, logger });
     const collected = await claims.collect(owner, await selfTransfer(chain, wallet!));
@@ -227,21 +202,14 @@ describe('the payout path', () => {
     const [wallet] = await fundedWallets(chain, 1);
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
-    const lines: Array<Record<string, unknown>> = [];
-    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { lines, logger } = keptLogs();
     // The checks pass; the reservation statement (the second raw query) is refused.
     let raw = 0;
-    const prisma = new Proxy(server.prisma, {
-      get(target, key, receiver) {
-        if (key === '$queryRaw') {
-          return (...args: unknown[]) =>
-            ++raw === 2
-              ? Promise.reject(new Error('reservation refused'))
-              : (target.$queryRaw as (...a: unknown[]) => unknown)(...args);
-        }
-        const value = Reflect.get(target, key, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const prisma = overriding(server.prisma, {
+      $queryRaw: (...args: unknown[]) =>
+        ++raw === 2
+          ? Promise.reject(new Error('reservation refused'))
+          : (server.prisma.$queryRaw as (...a: unknown[]) => unknown)(...args),
     });
     const claims = claimService(chain.local.connection, { prisma, logger });
     await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
