@@ -6,9 +6,10 @@
 // the cap corrected once); the figures it measures print the index of their own runs beside them.
 //   BENCH_WEB_HOST=as-is   measure on the host as it is (no cap)
 //   BENCH_WEB_HOST_INDEX   the index to aim at (default 1,200)
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import type { BrowserContext } from '@strm/testing';
 import { type CpuGroup, cpuGroups } from '@strm/testing/cpu-groups';
+import { processTable } from '@strm/testing/processes';
 import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 
 /** The ordinary host of issue 39's acceptance: an index of 1,000-1,400. */
@@ -32,23 +33,9 @@ export async function benchmarkIndex(browser: BrowserContext): Promise<number> {
   }
 }
 
-/**
- * The Chromium instances this process started: each instance's first process (a child of this one) with
- * every process under it that runs Chromium's executable.
- */
-function chromiumInstances(): Map<number, number[]> {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-    } catch {
-      // It exited meanwhile.
-    }
-  }
+/** This process's descendants that run Chromium's executable. */
+function chromiumProcesses(): number[] {
+  const table = processTable();
   const isChromium = (pid: number) => {
     try {
       return /chrom/.test(readlinkSync(`/proc/${pid}/exe`));
@@ -56,20 +43,17 @@ function chromiumInstances(): Map<number, number[]> {
       return false; // Exited, or not ours to read.
     }
   };
-  const instances = new Map<number, number[]>();
-  const walk = (pid: number, into: number[]) => {
-    for (const child of children.get(pid) ?? []) {
-      if (isChromium(child)) into.push(child);
-      walk(child, into);
+  const found: number[] = [];
+  const stack = [process.pid];
+  while (stack.length) {
+    const parent = stack.pop()!;
+    for (const p of table.values()) {
+      if (p.ppid !== parent) continue;
+      if (isChromium(p.pid)) found.push(p.pid);
+      stack.push(p.pid);
     }
-  };
-  for (const root of children.get(process.pid) ?? []) {
-    if (!isChromium(root)) continue;
-    const members = [root];
-    walk(root, members);
-    instances.set(root, members);
   }
-  return instances;
+  return found;
 }
 
 export interface OrdinaryHost {
@@ -105,18 +89,16 @@ export async function ordinaryHost(browser: BrowserContext): Promise<OrdinaryHos
   let cores = HOST_INDEX.aim / uncapped;
   const enrol = () => {
     const alive = new Set<number>();
-    for (const members of chromiumInstances().values()) {
-      for (const pid of members) {
-        alive.add(pid);
-        if (processGroups.has(pid)) continue;
-        const group = groups.create(`strm-bench-web-${process.pid}-${pid}`);
-        group.cap(cores, PERIOD_US);
-        try {
-          group.add(pid);
-          processGroups.set(pid, group);
-        } catch {
-          group.remove(); // Exited meanwhile.
-        }
+    for (const pid of chromiumProcesses()) {
+      alive.add(pid);
+      if (processGroups.has(pid)) continue;
+      const group = groups.create(`strm-bench-web-${process.pid}-${pid}`);
+      group.cap(cores, PERIOD_US);
+      try {
+        group.add(pid);
+        processGroups.set(pid, group);
+      } catch {
+        group.remove(); // Exited meanwhile.
       }
     }
     for (const [pid, group] of processGroups) {

@@ -20,6 +20,7 @@ import { DomainError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { Confirmations, isSettled, SIGNATURE_STATUS_PAGE, signatureStatuses } from './confirmations.ts';
 import { PayoutBatches, type ReservedClaim } from './payout-batches.ts';
+import { sharedFor } from './shared-read.ts';
 import { verifySelfTransfer } from './request-signature.ts';
 import { type Treasury, treasuryBalance } from './treasury.ts';
 
@@ -162,7 +163,8 @@ interface Reservation {
 export class ClaimService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private treasury: Promise<Treasury | null> | undefined;
-  private balance: { at: number; value: Promise<bigint> } | undefined;
+  /** The treasury's balance, one read for the collects of the same moment. */
+  private balance: (() => Promise<bigint>) | undefined;
   private readonly slots: Slots;
   private readonly proofReads = new Slots(PROOF_READS_AT_ONCE, Number.MAX_SAFE_INTEGER);
   private readonly batches: PayoutBatches;
@@ -263,25 +265,13 @@ export class ClaimService {
         this.deps.logger.warn({ err, wallet }, 'collect: request transaction unreadable');
         throw new DomainError('payout_failed', SERVER_MESSAGES.payoutFailed);
       });
-    const available = await this.treasuryBalance(treasury).catch((err: unknown) => {
+    this.balance ??= sharedFor(BALANCE_REUSE_MS, () => treasuryBalance(connection, treasury));
+    const available = await this.balance().catch((err: unknown) => {
       this.deps.logger.warn({ err }, 'collect: treasury balance unreadable');
       throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
     });
     if (available < pending) throw new DomainError('treasury_empty', SERVER_MESSAGES.treasuryEmpty);
     return treasury;
-  }
-
-  /** One read for the collects of the same moment (a failed read is not reused). */
-  private treasuryBalance(treasury: Treasury): Promise<bigint> {
-    const now = Date.now();
-    if (!this.balance || now - this.balance.at > BALANCE_REUSE_MS) {
-      const value = treasuryBalance(this.deps.connection, treasury);
-      this.balance = { at: now, value };
-      value.catch(() => {
-        if (this.balance?.value === value) this.balance = undefined;
-      });
-    }
-    return this.balance.value;
   }
 
   /** What the checks before the proof need of each request, read in one statement for all of them. */

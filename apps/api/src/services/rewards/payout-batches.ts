@@ -22,6 +22,7 @@ import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import type { Logger } from '../../logger.ts';
 import type { Confirmations, Landed } from './confirmations.ts';
+import { sharedFor } from './shared-read.ts';
 import { signPayouts, type Treasury } from './treasury.ts';
 
 /**
@@ -70,14 +71,16 @@ export class PayoutBatches {
   private readonly queue: Queued[] = [];
   private inFlight = 0;
   private pumpScheduled = false;
-  private blockhash:
-    | { at: number; value: Promise<{ blockhash: string; lastValidBlockHeight: number }> }
-    | undefined;
+  /** A recent blockhash, one read for the batches signed in the same second. */
+  private readonly latestBlockhash: () => Promise<{ blockhash: string; lastValidBlockHeight: number }>;
   private readonly maxInFlight: number;
   private readonly perTransaction: number;
 
   constructor(private readonly deps: PayoutBatchDeps) {
     this.maxInFlight = deps.maxInFlight ?? 32;
+    this.latestBlockhash = sharedFor(BLOCKHASH_REUSE_MS, () =>
+      deps.connection.getLatestBlockhash('confirmed'),
+    );
     this.perTransaction = Math.max(
       1,
       Math.min(PAYOUTS_PER_TRANSACTION, deps.perTransaction ?? PAYOUTS_PER_TRANSACTION),
@@ -236,18 +239,6 @@ export class PayoutBatches {
         refused.add(q);
     }
     return refused;
-  }
-
-  private latestBlockhash() {
-    const now = Date.now();
-    if (!this.blockhash || now - this.blockhash.at > BLOCKHASH_REUSE_MS) {
-      const value = this.deps.connection.getLatestBlockhash('confirmed');
-      this.blockhash = { at: now, value };
-      value.catch(() => {
-        if (this.blockhash?.value === value) this.blockhash = undefined;
-      });
-    }
-    return this.blockhash.value;
   }
 
   private async sign(treasury: Treasury, claims: ReservedClaim[]) {
