@@ -4,10 +4,21 @@ import type { z } from 'zod';
 /** The session token (docs/product.md#session-token: kept in local storage as authToken). */
 export const AUTH_TOKEN_KEY = 'authToken';
 
+const tokenListeners = new Set<(token: string) => void>();
+
 export const authToken = {
   get: (): string | null => localStorage.getItem(AUTH_TOKEN_KEY),
-  set: (token: string) => localStorage.setItem(AUTH_TOKEN_KEY, token),
+  /** Keeps a new token: its listeners hear it at once (before any screen renders with it). */
+  set: (token: string) => {
+    localStorage.setItem(AUTH_TOKEN_KEY, token);
+    for (const listener of tokenListeners) listener(token);
+  },
   clear: () => localStorage.removeItem(AUTH_TOKEN_KEY),
+  /** Calls `listener` with each token kept from now on; the function returned stops it. */
+  listen: (listener: (token: string) => void): (() => void) => {
+    tokenListeners.add(listener);
+    return () => tokenListeners.delete(listener);
+  },
 };
 
 export class ApiRequestError extends Error {

@@ -1,11 +1,11 @@
 // The wallet adapter and the sign-in sequence (docs/product.md#sign-in-sequence), loaded on demand by
-// AuthRoot: once a wallet is connected, get a nonce, sign its message, post the signature, keep the token.
+// AuthRoot: once a wallet is connected, get a nonce, sign its message, post the signature, keep the token
+// (the signed-in screens open the socket with it: app/routes/signed-in.tsx).
 // Failure disconnects and returns to the landing page with authError; declining in the wallet (4001) cancels
 // quietly. Disconnecting clears everything and reloads. It renders nothing: it publishes the session's state
 // to AuthRoot, so the app below never remounts when this code arrives.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { authToken } from '../../lib/api.ts';
-import { closeSocket, connectSocket } from '../../lib/socket.ts';
 import {
   isUserRejection,
   PhantomNotFoundError,
@@ -96,13 +96,8 @@ function AuthSession({ start, onChange }: SessionProps) {
     })();
   }, [address, signMessage, walletDisconnect]);
 
-  useEffect(() => {
-    if (signedIn && address && token) connectSocket({ wallet: address, authToken: token });
-  }, [signedIn, address, token]);
-
   const disconnect = useCallback(async () => {
     attempt.current++;
-    closeSocket();
     await walletDisconnect().catch(() => {});
     authToken.clear();
     localStorage.removeItem(WALLET_STORAGE_KEY);

@@ -1,4 +1,4 @@
 export { MaintenancePage } from './components/MaintenancePage.tsx';
 export { MaintenanceToggle } from './components/MaintenanceToggle.tsx';
 export { MAINTENANCE_MESSAGES } from './messages.ts';
-export { useMaintenance, useMaintenanceSwitch } from './useMaintenance.ts';
+export { maintenanceQuery, useMaintenance, useMaintenanceSwitch } from './useMaintenance.ts';

@@ -1,9 +1,16 @@
 import { INTERVALS_MS, type MaintenanceStatus, maintenanceStatusSchema } from '@strm/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api.ts';
 import { useSocketEvent } from '../../lib/socket.ts';
 
 const KEY = ['maintenance'];
+
+/** get_maintenance_status, polled every 30 s while a screen shows it. */
+export const maintenanceQuery = queryOptions({
+  queryKey: KEY,
+  queryFn: () => apiRequest('/maintenance', maintenanceStatusSchema),
+  refetchInterval: INTERVALS_MS.maintenancePoll,
+});
 
 /**
  * Maintenance status (get_maintenance_status): polled every 30 s and pushed by the socket
@@ -11,11 +18,7 @@ const KEY = ['maintenance'];
  */
 export function useMaintenance(): { status: MaintenanceStatus | undefined; isPending: boolean } {
   const client = useQueryClient();
-  const query = useQuery({
-    queryKey: KEY,
-    queryFn: () => apiRequest('/maintenance', maintenanceStatusSchema),
-    refetchInterval: INTERVALS_MS.maintenancePoll,
-  });
+  const query = useQuery(maintenanceQuery);
   useSocketEvent('maintenance-starting', ({ message }) => {
     client.setQueryData<MaintenanceStatus>(KEY, { is_maintenance: true, message });
   });
