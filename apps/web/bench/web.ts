@@ -104,11 +104,12 @@ async function landingAndOverlay() {
   console.log(
     `Landing page main thread, unthrottled: ${Math.round(thread.cpuMs)} ms of CPU in ${Math.round(thread.wallMs)} ms of tasks (${load()}); the median load's trace: ${thread.traceFile}`,
   );
+  // The CPU time is the page's work (the target); the wall time beside it grows with the host's load.
   table.push([
     'landing page main thread, unthrottled (median of 5)',
     `${Math.round(thread.cpuMs)} ms CPU in ${Math.round(thread.wallMs)} ms of tasks`,
-    '(the load: Lighthouse counts the wall time)',
-    null,
+    `≤ ${TARGETS.landingMainThreadCpuMs} ms CPU`,
+    thread.cpuMs <= TARGETS.landingMainThreadCpuMs,
   ]);
 
   // 1. Landing page JavaScript.

@@ -2,37 +2,18 @@
 // the maintenance page (maintenance on and beta access), the dashboard (beta access), else Beta Registration.
 // The dashboard's data is asked for beside the beta access and maintenance answers, which only decide what
 // shows: it is in the cache, or on its way, when they arrive.
-import { type QueryClient, usePrefetchQuery } from '@tanstack/react-query';
+import { usePrefetchQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, Logo, useAuth } from '../../features/auth/index.ts';
-import { betaAccessQuery, useBetaAccess } from '../../features/beta-access/index.ts';
-import { MaintenancePage, maintenanceQuery, useMaintenance } from '../../features/maintenance/index.ts';
+import { useBetaAccess } from '../../features/beta-access/index.ts';
+import { MaintenancePage, useMaintenance } from '../../features/maintenance/index.ts';
 import { miningStatsQuery } from '../../features/mining/index.ts';
 import { RegistrationPage } from '../../features/registration/index.ts';
-import { streamerQuery, tokenBalanceQuery, useIsAdmin } from '../../features/streamer/index.ts';
+import { tokenBalanceQuery, useIsAdmin } from '../../features/streamer/index.ts';
 import { platformsQuery } from '../../features/streaming/index.ts';
 import { closeSocket, connectSocket } from '../../lib/socket.ts';
 import { DashboardRoute } from './dashboard.tsx';
-
-/**
- * Every read the signed-in screens start with, asked for at once: by the sign-in the moment its token is
- * kept (app/routes/home.tsx), before these screens render, and by the screens themselves (in the cache by
- * then, or on its way).
- */
-export function prefetchAccount(client: QueryClient, wallet: string): void {
-  for (const query of [
-    betaAccessQuery(wallet),
-    maintenanceQuery,
-    streamerQuery(wallet),
-    tokenBalanceQuery(wallet),
-    miningStatsQuery(wallet),
-    platformsQuery(wallet),
-  ] as const) {
-    // A failed read shows where the screen uses it (its query's error).
-    void client.prefetchQuery(query as Parameters<QueryClient['prefetchQuery']>[0]);
-  }
-}
 
 export default function SignedIn({ wallet, onDisconnect }: { wallet: string; onDisconnect(): void }) {
   // The app's one socket, opened with the session's token by the screens that use it (socket.io-client is

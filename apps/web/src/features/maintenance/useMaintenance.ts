@@ -1,16 +1,8 @@
-import { INTERVALS_MS, type MaintenanceStatus, maintenanceStatusSchema } from '@strm/shared';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type MaintenanceStatus, maintenanceStatusSchema } from '@strm/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api.ts';
 import { useSocketEvent } from '../../lib/socket.ts';
-
-const KEY = ['maintenance'];
-
-/** get_maintenance_status, polled every 30 s while a screen shows it. */
-export const maintenanceQuery = queryOptions({
-  queryKey: KEY,
-  queryFn: () => apiRequest('/maintenance', maintenanceStatusSchema),
-  refetchInterval: INTERVALS_MS.maintenancePoll,
-});
+import { MAINTENANCE_KEY as KEY, maintenanceQuery } from './api.ts';
 
 /**
  * Maintenance status (get_maintenance_status): polled every 30 s and pushed by the socket
