@@ -70,6 +70,14 @@ function chromiumProcesses(): number[] {
 export interface OrdinaryHost {
   /** One line for the report: the host as measured, and the cap. */
   readonly description: string;
+  /**
+   * Measures the index under the cap again and corrects the cap (unless fixed) before a section: the host's
+   * own speed drifts by a fifth within minutes, so a cap set once at the start measured a later section at
+   * an index of 900 or 1,500. Answers the index the section runs at (for its row).
+   */
+  recalibrate(): Promise<number>;
+  /** The cap now, in cores (1 when there is none). */
+  readonly cores: number;
   /** Lifts the cap and removes the group. */
   stop(): void;
 }
@@ -83,6 +91,8 @@ export async function ordinaryHost(browser: BrowserContext): Promise<OrdinaryHos
   const uncapped = await benchmarkIndex(browser);
   const none = (why: string): OrdinaryHost => ({
     description: `host benchmark index ${uncapped} (${why}; no CPU cap)`,
+    recalibrate: () => benchmarkIndex(browser),
+    cores: 1,
     stop() {},
   });
   if (process.env.BENCH_WEB_HOST === 'as-is') return none('BENCH_WEB_HOST=as-is');
@@ -129,14 +139,21 @@ export async function ordinaryHost(browser: BrowserContext): Promise<OrdinaryHos
   enrol();
   const timer = setInterval(enrol, ENROL_MS);
   timer.unref();
-  if (fixed === undefined) {
+  /** The index under the cap, the cap corrected once towards the aim when it is not fixed. */
+  const calibrate = async () => {
+    if (fixed !== undefined) return benchmarkIndex(browser);
     const first = await benchmarkIndex(browser);
     cores = Math.min(1, cores * (HOST_INDEX.aim / first));
     capAll();
-  }
-  const capped = await benchmarkIndex(browser);
+    return benchmarkIndex(browser);
+  };
+  const capped = await calibrate();
   return {
     description: `host benchmark index ${uncapped} uncapped; Chromium capped at ${cores.toFixed(2)} of a core: index ${capped} (aim ${HOST_INDEX.aim}, ordinary ${HOST_INDEX.low}-${HOST_INDEX.high})`,
+    recalibrate: calibrate,
+    get cores() {
+      return cores;
+    },
     stop() {
       clearInterval(timer);
       for (const group of processGroups.values()) {
