@@ -225,11 +225,11 @@ async function dashboard() {
 
 try {
   // BENCH_ONLY=dashboard: the dashboard's figures alone; BENCH_ONLY=landing: the landing and overlay pages'
-  // without Lighthouse (quicker loops while working on one of them).
+  // without Lighthouse; BENCH_ONLY=lighthouse: Lighthouse alone (quicker loops while working on one of them).
   const only = process.env.BENCH_ONLY;
-  if (!only) await lighthouse();
-  if (only !== 'dashboard') await landingAndOverlay();
-  if (only !== 'landing') await dashboard();
+  if (!only || only === 'lighthouse') await lighthouse();
+  if (only !== 'dashboard' && only !== 'lighthouse') await landingAndOverlay();
+  if (only !== 'landing' && only !== 'lighthouse') await dashboard();
 } catch (err) {
   console.log(`Not measured: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
   table.push(['(the bench stopped)', 'not measured', '', false]);
