@@ -2,7 +2,7 @@
 // boundary, replaced by a fake whose events are delivered by hand.
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeSocket, connectSocket, useSocketState } from './socket.ts';
+import { closeSocket, connectSocket, useAppSocket, useSocketState } from './socket.ts';
 
 type Handler = (...args: unknown[]) => void;
 const fake = vi.hoisted(() => ({
@@ -43,6 +43,23 @@ afterEach(() => {
 });
 
 describe('the app socket', () => {
+  it('is open while a screen using it shows, and closed (its state reset) when that screen goes', () => {
+    fake.options = null;
+    const state = renderHook(() => useSocketState());
+    const screen = renderHook(() => useAppSocket(wallet, 'token'));
+    expect(fake.options).toMatchObject({ auth: { wallet, authToken: 'token' } });
+    server('connect');
+    expect(state.result.current.connected).toBe(true);
+    screen.unmount();
+    expect(state.result.current.connected).toBe(false);
+  });
+
+  it('is not opened without a token', () => {
+    fake.options = null;
+    renderHook(() => useAppSocket(wallet, null));
+    expect(fake.options).toBeNull();
+  });
+
   it('connects over websocket only with wallet and authToken, retrying 5 times from 1 s up to 5 s', () => {
     connectSocket({ wallet, authToken: 'token' });
     expect(fake.options).toEqual({

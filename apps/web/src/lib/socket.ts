@@ -218,6 +218,18 @@ export function closeSocket(): void {
   setState(initialSocketState);
 }
 
+/**
+ * Keeps the app's socket open for the signed-in wallet while the screen calling it is shown (the signed-in
+ * screens, the admin console), and closes it when that screen goes. socket.io-client comes with those screens'
+ * code, not with the wallet's (the sign-in does not wait for it).
+ */
+export function useAppSocket(wallet: string | null, token: string | null): void {
+  useEffect(() => {
+    if (wallet && token) connectSocket({ wallet, authToken: token });
+  }, [wallet, token]);
+  useEffect(() => closeSocket, []);
+}
+
 export function useSocketState(): SocketState {
   return useSyncExternalStore(
     (listener) => {

@@ -4,10 +4,13 @@ import { Alert, Button } from '../../components/ui/index.ts';
 import { ADMIN_MESSAGES, AdminConsole } from '../../features/admin/index.ts';
 import { AUTH_MESSAGES, ConnectButton, Logo, useAuth } from '../../features/auth/index.ts';
 import { PageSpinner } from '../../components/ui/index.ts';
+import { useAppSocket } from '../../lib/socket.ts';
 
 export default function AdminRoute() {
   const auth = useAuth();
   const signedIn = auth.status === 'authenticated' && auth.wallet;
+  // The socket tells the console of a maintenance switch made elsewhere at once (lib/socket.ts).
+  useAppSocket(signedIn ? auth.wallet : null, auth.token);
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-800 bg-slate-950/80">

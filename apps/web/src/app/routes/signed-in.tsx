@@ -3,7 +3,6 @@
 // The dashboard's data is asked for beside the beta access and maintenance answers, which only decide what
 // shows: it is in the cache, or on its way, when they arrive.
 import { usePrefetchQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { PageSpinner } from '../../components/ui/index.ts';
 import { AUTH_MESSAGES, Logo, useAuth } from '../../features/auth/index.ts';
 import { useBetaAccess } from '../../features/beta-access/index.ts';
@@ -12,17 +11,12 @@ import { miningStatsQuery } from '../../features/mining/index.ts';
 import { RegistrationPage } from '../../features/registration/index.ts';
 import { tokenBalanceQuery, useIsAdmin } from '../../features/streamer/index.ts';
 import { platformsQuery } from '../../features/streaming/index.ts';
-import { closeSocket, connectSocket } from '../../lib/socket.ts';
+import { useAppSocket } from '../../lib/socket.ts';
 import { DashboardRoute } from './dashboard.tsx';
 
 export default function SignedIn({ wallet, onDisconnect }: { wallet: string; onDisconnect(): void }) {
-  // The app's one socket, opened with the session's token by the screens that use it (socket.io-client is
-  // their code, off the sign-in's path: 41 KB less to load before the wallet signs) and closed with them.
-  const { token } = useAuth();
-  useEffect(() => {
-    if (token) connectSocket({ wallet, authToken: token });
-  }, [wallet, token]);
-  useEffect(() => closeSocket, []);
+  // The app's one socket, for as long as these screens show (lib/socket.ts).
+  useAppSocket(wallet, useAuth().token);
   const access = useBetaAccess(wallet);
   const maintenance = useMaintenance();
   // The streamer record (admin flag, active tier) is read here too.
