@@ -14,6 +14,7 @@ import type { Product } from '../e2e/product.ts';
 import {
   mainThreadTasks,
   onMainThread,
+  type Page,
   startTrace,
   type TraceEvent,
   taskTime,
@@ -60,6 +61,24 @@ export async function admittedWallet(product: Product, admin: Keypair): Promise<
   return user;
 }
 
+/** What the page tells the harness by calling `window[name](value)` once (a binding: nothing polls the page). */
+async function toldBy<T>(page: Page, name: string): Promise<{ told: Promise<T> }> {
+  let tell: (value: T) => void = () => {};
+  const told = new Promise<T>((resolve) => {
+    tell = resolve;
+  });
+  await page.exposeFunction(name, (value: T) => tell(value));
+  return { told };
+}
+
+/** `promise`, or a failure saying `why` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, why: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(why)), ms).unref()),
+  ]);
+}
+
 async function oneLoad(browser: BrowserContext, product: Product, user: Keypair): Promise<DashboardLoad> {
   const page = await browser.newPage();
   try {
@@ -69,20 +88,12 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
     // round trip or more later). The moment is also marked in the trace, and told to the harness through a
     // binding: waiting with a locator (getByRole) polled the page, computing every button's accessible name
     // each time, on the main thread the page needs (a fifth of its CPU between Connect and Activate).
-    let enabledSeen: () => void = () => {};
-    const told = new Promise<void>((resolve) => {
-      enabledSeen = resolve;
-    });
-    await page.exposeFunction('__strmEnabled', () => enabledSeen());
+    const enabledTold = await toldBy<void>(page, '__strmEnabled');
     // Connect is pressed where the page drew it, as soon as it shows: Playwright's click waits for the button
     // to be stable and hit-testable through its own scripts in the page, which took 200-260 ms after the
     // button showed on a capped host (the page's main thread busy with the landing's data meanwhile): the
     // harness's reaction, not the page's.
-    let shownAt: (point: { x: number; y: number }) => void = () => {};
-    const shown = new Promise<{ x: number; y: number }>((resolve) => {
-      shownAt = resolve;
-    });
-    await page.exposeFunction('__strmConnectShown', (point: { x: number; y: number }) => shownAt(point));
+    const shownTold = await toldBy<{ x: number; y: number }>(page, '__strmConnectShown');
     await page.addInitScript(() => {
       const w = window as {
         __clickAt?: number;
@@ -135,7 +146,7 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
     });
     const trace = await startTrace(browser, page, traceCategories());
     await page.goto(product.url);
-    const point = await shown;
+    const point = await shownTold.told;
     await page.mouse.click(point.x, point.y);
     // Pressed where the button was; had the page moved it meanwhile, it is pressed as a test would.
     if (!(await page.evaluate(() => (window as { __clickedConnect?: boolean }).__clickedConnect))) {
@@ -146,15 +157,7 @@ async function oneLoad(browser: BrowserContext, product: Product, user: Keypair)
       });
       await page.getByRole('button', { name: 'Connect Wallet' }).click();
     }
-    await Promise.race([
-      told,
-      new Promise((_, reject) =>
-        setTimeout(
-          () => reject(new Error('the Activate button was not enabled within 60 s')),
-          60_000,
-        ).unref(),
-      ),
-    ]);
+    await within(enabledTold.told, 60_000, 'the Activate button was not enabled within 60 s');
     const seen = await page.evaluate(() => ({
       now: performance.now(),
       clickAt: (window as { __clickAt?: number }).__clickAt ?? Number.NaN,

@@ -1,7 +1,7 @@
 // Chromium's trace of one page, for bench:web's main-thread figures (bench/main-thread.ts, bench/dashboard.ts).
 import type { BrowserContext } from '@strm/testing';
 
-type Page = Awaited<ReturnType<BrowserContext['newPage']>>;
+export type Page = Awaited<ReturnType<BrowserContext['newPage']>>;
 
 export interface TraceEvent {
   name: string;

@@ -227,9 +227,10 @@ try {
   // BENCH_ONLY=dashboard: the dashboard's figures alone; BENCH_ONLY=landing: the landing and overlay pages'
   // without Lighthouse; BENCH_ONLY=lighthouse: Lighthouse alone (quicker loops while working on one of them).
   const only = process.env.BENCH_ONLY;
-  if (!only || only === 'lighthouse') await lighthouse();
-  if (only !== 'dashboard' && only !== 'lighthouse') await landingAndOverlay();
-  if (only !== 'landing' && only !== 'lighthouse') await dashboard();
+  const runs = (section: 'lighthouse' | 'landing' | 'dashboard') => !only || only === section;
+  if (runs('lighthouse')) await lighthouse();
+  if (runs('landing')) await landingAndOverlay();
+  if (runs('dashboard')) await dashboard();
 } catch (err) {
   console.log(`Not measured: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
   table.push(['(the bench stopped)', 'not measured', '', false]);

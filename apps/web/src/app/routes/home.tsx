@@ -17,21 +17,23 @@ type SignedInScreen = ComponentType<{ wallet: string; onDisconnect(): void }>;
 // The screens once downloaded, rendered as they are: through React.lazy even then they would suspend for a
 // moment (its import promise is new), and React reveals content that replaced a Suspense fallback no sooner
 // than 300 ms after the fallback showed. Until they are there, the page shows a spinner of its own.
-let downloaded: SignedInScreen | undefined;
-const loadSignedIn = () =>
-  import('./signed-in.tsx').then((m) => {
-    downloaded = m.default;
-    return m.default;
-  });
+const signedInScreen = onDemand<SignedInScreen>(() => import('./signed-in.tsx').then((m) => m.default));
 /** When the download failed: React.lazy tries again and the error boundary shows a failure. */
 const SignedInLazy = lazy(() => import('./signed-in.tsx'));
+const account = onDemand(() => import('../account.ts'));
 
-let account: typeof import('../account.ts') | undefined;
-const loadAccount = () =>
-  import('../account.ts').then((m) => {
-    account = m;
-    return m;
-  });
+/** A module loaded on demand and kept once there: `get()` has it at once, without waiting a task. */
+function onDemand<M>(load: () => Promise<M>): { get(): M | undefined; load(): Promise<M> } {
+  let loaded: M | undefined;
+  return {
+    get: () => loaded,
+    load: () =>
+      load().then((m) => {
+        loaded = m;
+        return m;
+      }),
+  };
+}
 
 export function HomeRoute() {
   const auth = useAuth();
@@ -39,14 +41,14 @@ export function HomeRoute() {
   const wallet = auth.wallet;
   const signing = auth.status === 'authenticating';
   const signedIn = auth.status === 'authenticated' || auth.status === 'restoring';
-  const [screen, setScreen] = useState<SignedInScreen | undefined>(() => downloaded);
+  const [screen, setScreen] = useState<SignedInScreen | undefined>(() => signedInScreen.get());
   useEffect(() => {
-    if (signing || signedIn) loadAccount().catch(() => {});
+    if (signing || signedIn) account.load().catch(() => {});
   }, [signing, signedIn]);
   useEffect(() => {
     if (!signedIn || screen) return;
     let current = true;
-    loadSignedIn().then(
+    signedInScreen.load().then(
       (loaded) => current && setScreen(() => loaded),
       () => current && setScreen(() => SignedInLazy),
     );
@@ -59,10 +61,11 @@ export function HomeRoute() {
   useEffect(() => {
     if (!signing || !wallet) return;
     return authToken.listen(() => {
-      loadSignedIn().catch(() => {});
-      if (account) account.prefetchAccount(client, wallet);
+      signedInScreen.load().catch(() => {});
+      const loaded = account.get();
+      if (loaded) loaded.prefetchAccount(client, wallet);
       else
-        loadAccount().then(
+        account.load().then(
           (m) => m.prefetchAccount(client, wallet),
           () => {},
         );
