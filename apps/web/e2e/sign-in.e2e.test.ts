@@ -281,6 +281,26 @@ describe('while signing in', () => {
     releaseAccess();
     await heading(page, 'Beta Registration').waitFor();
   });
+
+  it('signs in through Phantom without web3.js; the wallet adapter loads after and keeps the session', async () => {
+    const page = await walletPage(Keypair.generate());
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    const web3 = (name: string) => /\/index\.browser\.esm-/.test(name);
+    await connect(page);
+    await heading(page, 'Beta Registration').waitFor();
+    expect(scripts.filter(web3)).toEqual([]);
+    // The adapter arrives once the page is idle, reconnects the same wallet and the page stays signed in.
+    await page.waitForResponse((r) => web3(new URL(r.url()).pathname), { timeout: 10_000 });
+    await page.waitForFunction(() => !document.body.innerText.includes('Loading'), null, { timeout: 5000 });
+    await page.waitForTimeout(500);
+    expect(await heading(page, 'Beta Registration').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Connect Wallet', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Disconnect Wallet' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('walletName'))).toBe('"Phantom"');
+  });
 });
 
 describe('when signing in does not work', () => {

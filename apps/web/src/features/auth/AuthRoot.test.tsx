@@ -4,12 +4,13 @@
 // test, since the loading happens once per page).
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../testing/fake-api.ts';
 
 const wallet = {
   loads: 0,
   release: () => {},
-  /** What the first connection attempt does: sign in as 'W', or fail without Phantom. */
-  outcome: 'connects' as 'connects' | 'no-phantom',
+  /** What the first connection attempt does: sign in as 'W' (or finish signing in), or fail without Phantom. */
+  outcome: 'connects' as 'connects' | 'signed-in' | 'no-phantom',
 };
 
 async function fakeWalletModule() {
@@ -36,6 +37,15 @@ async function fakeWalletModule() {
       if (wallet.outcome === 'no-phantom') {
         onChange({ ...base, status: 'disconnected', wallet: null });
         start.settled(new PhantomNotFoundError());
+      } else if (wallet.outcome === 'signed-in') {
+        onChange({
+          ...base,
+          status: 'authenticated',
+          wallet: 'W',
+          token: 'T',
+          sendTransaction: async () => 'sig',
+        });
+        start.settled();
       } else {
         onChange({ ...base, status: 'authenticating', wallet: 'W' });
         start.settled();
@@ -55,6 +65,8 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  vi.unstubAllGlobals();
+  delete (window as { phantom?: unknown }).phantom;
 });
 
 async function renderRoot() {
@@ -62,12 +74,22 @@ async function renderRoot() {
   const { ConnectButton } = await import('./components/ConnectButton.tsx');
   const { useAuth } = await import('./context.ts');
   const { ToastProvider } = await import('../../components/ui/index.ts');
+  const { useState } = await import('react');
   function Probe() {
     const auth = useAuth();
+    const [sent, setSent] = useState('');
     return (
       <>
         <p data-testid="status">{auth.status}</p>
+        <p data-testid="wallet">{auth.wallet}</p>
+        <p data-testid="sent">{sent}</p>
         <ConnectButton />
+        <button
+          type="button"
+          onClick={() => void auth.sendTransaction({} as never, {} as never).then(setSent)}
+        >
+          Send
+        </button>
       </>
     );
   }
@@ -81,6 +103,20 @@ async function renderRoot() {
 }
 
 const status = () => screen.getByTestId('status').textContent;
+
+/** Phantom's injected provider as the extension gives it: a connect the test decides, a signature. */
+function injectPhantom(connect: () => Promise<unknown>) {
+  const provider = {
+    isPhantom: true,
+    connect: vi.fn(connect),
+    disconnect: vi.fn(async () => {}),
+    signMessage: vi.fn(async (message: Uint8Array) => ({ signature: message.slice(0, 3) })),
+  };
+  Object.assign(window, { phantom: { solana: provider } });
+  return provider;
+}
+
+const connected = async () => ({ publicKey: { toBase58: () => 'W' } });
 
 describe('AuthRoot', () => {
   it('loads no wallet code for the landing page; Connect loads it, showing that it is loading', async () => {
@@ -120,5 +156,63 @@ describe('AuthRoot', () => {
     await screen.findByText('Phantom Wallet not found');
     expect(status()).toBe('disconnected');
     expect(screen.getByRole('button', { name: 'Connect Wallet' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it("with Phantom's provider, Connect signs in without the wallet code, which a transaction then loads", async () => {
+    const phantom = injectPhantom(connected);
+    const { calls } = fakeApi({
+      'GET /nonce': () => ({
+        body: { nonce: 'n1', message: 'Sign in n1', expiresAt: '2030-01-01T00:00:00.000Z' },
+      }),
+      'POST /authenticate': () => ({ body: { token: 'T1' } }),
+    });
+    wallet.outcome = 'signed-in';
+    await renderRoot();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }));
+    await vi.waitFor(() => expect(status()).toBe('authenticated'));
+    expect(screen.getByTestId('wallet').textContent).toBe('W');
+    expect(wallet.loads).toBe(0);
+    expect(phantom.signMessage).toHaveBeenCalledWith(new TextEncoder().encode('Sign in n1'));
+    expect(calls.find((c) => c.path === '/authenticate')?.body).toEqual({
+      publicKey: 'W',
+      signedMessage: Array.from(new TextEncoder().encode('Sig')),
+      nonce: 'n1',
+    });
+    expect(localStorage.getItem('authToken')).toBe('T1');
+    // The adapter reconnects the wallet for the transactions, as for a returning visitor.
+    expect(localStorage.getItem('walletName')).toBe('"Phantom"');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(wallet.loads).toBe(1));
+    expect(status()).toBe('authenticated');
+    await act(async () => wallet.release());
+    await vi.waitFor(() => expect(screen.getByTestId('sent').textContent).toBe('sig'));
+    expect(status()).toBe('authenticated');
+  });
+
+  it('declining the connection in Phantom cancels quietly', async () => {
+    injectPhantom(() =>
+      Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })),
+    );
+    const { calls } = fakeApi({});
+    await renderRoot();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }));
+    await vi.waitFor(() => expect(status()).toBe('disconnected'));
+    expect(screen.queryByText('Authentication failed')).toBeNull();
+    expect(calls).toEqual([]);
+    expect(wallet.loads).toBe(0);
+  });
+
+  it("'Failed to get nonce' disconnects Phantom and returns to the landing page with the message", async () => {
+    const phantom = injectPhantom(connected);
+    fakeApi({ 'GET /nonce': () => ({ status: 503, body: { error: 'unavailable', message: 'down' } }) });
+    window.history.replaceState(null, '', '/dashboard');
+    await renderRoot();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }));
+    await vi.waitFor(() => expect(status()).toBe('disconnected'));
+    expect(phantom.disconnect).toHaveBeenCalled();
+    expect(new URL(window.location.href).searchParams.get('authError')).toBe('Failed to get nonce');
+    expect(window.location.pathname).toBe('/');
+    expect(phantom.signMessage).not.toHaveBeenCalled();
   });
 });

@@ -10,23 +10,11 @@ import {
   isUserRejection,
   PhantomNotFoundError,
   useWalletSession,
-  WALLET_STORAGE_KEY,
   WalletProviders,
 } from '../../lib/wallet.ts';
-import { fetchNonce, postAuthenticate } from './api.ts';
-import { AUTH_ERROR_PARAM, type AuthState, type AuthStatus } from './context.ts';
-import { AUTH_MESSAGES } from './messages.ts';
+import type { AuthState, AuthStatus } from './context.ts';
+import { failTo, signIn, signOut } from './sign-in.ts';
 import { tokenFits } from './token.ts';
-
-function failTo(message: string) {
-  const url = new URL(window.location.href);
-  url.pathname = '/';
-  url.search = '';
-  url.searchParams.set(AUTH_ERROR_PARAM, message);
-  window.history.replaceState(null, '', url);
-  // The router listens to popstate; replaceState alone does not tell it.
-  window.dispatchEvent(new PopStateEvent('popstate'));
-}
 
 /** Why the session was loaded: a returning visitor's remembered wallet, or the visitor pressed Connect. */
 export interface SessionStart {
@@ -61,48 +49,23 @@ function AuthSession({ start, onChange }: SessionProps) {
     const current = ++attempt.current;
     const stale = () => current !== attempt.current;
     void (async () => {
-      const abandon = async (message?: string) => {
-        authToken.clear();
-        setToken(null);
-        await walletDisconnect().catch(() => {});
-        if (message) failTo(message);
-      };
-      let nonce: Awaited<ReturnType<typeof fetchNonce>>;
-      try {
-        nonce = await fetchNonce(address);
-      } catch {
-        if (!stale()) await abandon(AUTH_MESSAGES.nonceFailed);
+      const outcome = await signIn(address, signMessage);
+      if (stale()) return;
+      if ('token' in outcome) {
+        authToken.set(outcome.token);
+        setToken(outcome.token);
         return;
       }
-      let signature: Uint8Array;
-      try {
-        signature = await signMessage(new TextEncoder().encode(nonce.message));
-      } catch (err) {
-        if (!stale()) await abandon(isUserRejection(err) ? undefined : AUTH_MESSAGES.authFailed);
-        return;
-      }
-      try {
-        const { token: issued } = await postAuthenticate({
-          publicKey: address,
-          signedMessage: Array.from(signature),
-          nonce: nonce.nonce,
-        });
-        if (stale()) return;
-        authToken.set(issued);
-        setToken(issued);
-      } catch {
-        if (!stale()) await abandon(AUTH_MESSAGES.authFailed);
-      }
+      authToken.clear();
+      setToken(null);
+      await walletDisconnect().catch(() => {});
+      if ('failed' in outcome) failTo(outcome.failed);
     })();
   }, [address, signMessage, walletDisconnect]);
 
   const disconnect = useCallback(async () => {
     attempt.current++;
-    await walletDisconnect().catch(() => {});
-    authToken.clear();
-    localStorage.removeItem(WALLET_STORAGE_KEY);
-    sessionStorage.clear();
-    window.location.reload();
+    await signOut(walletDisconnect);
   }, [walletDisconnect]);
 
   const connect = useCallback(async () => {
@@ -115,24 +78,30 @@ function AuthSession({ start, onChange }: SessionProps) {
     }
   }, [walletConnect]);
 
-  // The first attempt, started once (the session exists because it was asked for).
+  // The first attempt, started once (the session exists because it was asked for), once this render's effects
+  // have all run: the wallet provider's (a parent's, so after this one) subscribe to the adapter's connect
+  // event, which the adapter emits without waiting when Phantom is connected already (a first sign-in went
+  // through Phantom's provider, AuthRoot): started at once, that event was lost and the session never had the
+  // wallet.
   const [starting, setStarting] = useState(true);
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    connect().then(
-      () => {
-        setStarting(false);
-        start.settled();
-      },
-      (err: unknown) => {
-        // A returning visitor whose wallet is gone sees the landing page, and is not asked again.
-        if (start.returning) forget();
-        setStarting(false);
-        start.settled(err);
-      },
-    );
+    void Promise.resolve()
+      .then(connect)
+      .then(
+        () => {
+          setStarting(false);
+          start.settled();
+        },
+        (err: unknown) => {
+          // A returning visitor whose wallet is gone sees the landing page, and is not asked again.
+          if (start.returning) forget();
+          setStarting(false);
+          start.settled(err);
+        },
+      );
   }, [connect, forget, start]);
 
   const status: AuthStatus = signedIn

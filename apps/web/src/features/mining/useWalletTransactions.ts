@@ -2,12 +2,11 @@
 // (docs/product.md#activating-and-deactivating-a-tier), collect rewards (the empty self-transfer the server
 // checks before paying). Each is signed and sent by the wallet, confirmed, then told to the socket, whose
 // answer decides.
-import { PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
+import type { TransactionInstruction } from '@solana/web3.js';
 import { type Ack, toBaseUnits } from '@strm/shared';
 import { useState } from 'react';
 import { useToast } from '../../components/ui/index.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { rpcConnection } from '../../lib/rpc.ts';
 import { answerOf, requestSocket } from '../../lib/socket.ts';
 import { useAuth } from '../auth/index.ts';
 import { useLoadClientConfig } from '../client-config/index.ts';
@@ -20,7 +19,8 @@ export type TransactionKind = 'activate' | 'deactivate' | 'collect';
 class ShownError extends Error {}
 
 /**
- * The program client (Anchor) is loaded with the first wallet transaction, not with the dashboard. When
+ * The program client (Anchor, with web3.js) is loaded with the first wallet transaction, not with the
+ * dashboard. When
  * its code cannot be loaded the action says so (docs/product.md#tier-messages: 'Failed to initialize
  * program') instead of failing silently.
  */
@@ -39,7 +39,8 @@ export function useWalletTransactions(wallet: string) {
   const [success, setSuccess] = useState<string | null>(null);
 
   async function send(instructions: TransactionInstruction[]): Promise<string> {
-    const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
+    const { CLIENT_MESSAGES, MiningClientError, PublicKey, Transaction, rpcConnection } =
+      await miningClient();
     if (!session.wallet) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
     const connection = rpcConnection((await loadConfig()).rpcUrl);
     const latest = await connection.getLatestBlockhash('confirmed');
@@ -84,7 +85,7 @@ export function useWalletTransactions(wallet: string) {
   }
 
   const program = async () => {
-    const { CLIENT_MESSAGES, MiningClientError, miningProgram } = await miningClient();
+    const { CLIENT_MESSAGES, MiningClientError, miningProgram, rpcConnection } = await miningClient();
     const config = await loadConfig().catch(() => {
       throw new MiningClientError(CLIENT_MESSAGES.programNotInitialized);
     });
@@ -94,7 +95,10 @@ export function useWalletTransactions(wallet: string) {
       throw new ShownError(MINING_MESSAGES.programInitFailed);
     }
   };
-  const walletKey = () => (session.wallet ? new PublicKey(session.wallet) : null);
+  const walletKey = async () => {
+    const { PublicKey } = await miningClient();
+    return session.wallet ? new PublicKey(session.wallet) : null;
+  };
 
   /** The server's acknowledgement of a request; its refusal (or no answer) is shown as its message. */
   const answer = async <T>(request: () => Promise<Ack<T>>, fallback: string): Promise<T> => {
@@ -118,7 +122,12 @@ export function useWalletTransactions(wallet: string) {
       run('activate', tier, MINING_MESSAGES.activateFailed, async () => {
         const { activateTierInstructions } = await miningClient();
         const signature = await send(
-          await activateTierInstructions(await program(), walletKey(), tier, toBaseUnits(deposit.toFixed(6))),
+          await activateTierInstructions(
+            await program(),
+            await walletKey(),
+            tier,
+            toBaseUnits(deposit.toFixed(6)),
+          ),
         );
         await answer(
           () => requestSocket().emitWithAck('activate-tier', { signature, tier }),
@@ -128,7 +137,7 @@ export function useWalletTransactions(wallet: string) {
     deactivate: (tier: string) =>
       run('deactivate', tier, MINING_MESSAGES.deactivateFailed, async () => {
         const { deactivateTierInstruction } = await miningClient();
-        const signature = await send([await deactivateTierInstruction(await program(), walletKey())]);
+        const signature = await send([await deactivateTierInstruction(await program(), await walletKey())]);
         await answer(
           () => requestSocket().emitWithAck('deactivate-tier', { signature, tier }),
           MINING_MESSAGES.tierError,
@@ -136,11 +145,9 @@ export function useWalletTransactions(wallet: string) {
       }),
     collect: () =>
       run('collect', undefined, MINING_MESSAGES.collectFailed, async () => {
-        const key = walletKey();
-        if (!key) {
-          const { CLIENT_MESSAGES, MiningClientError } = await miningClient();
-          throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
-        }
+        const key = await walletKey();
+        const { CLIENT_MESSAGES, MiningClientError, SystemProgram } = await miningClient();
+        if (!key) throw new MiningClientError(CLIENT_MESSAGES.walletNotConnected);
         const signature = await send([
           SystemProgram.transfer({ fromPubkey: key, toPubkey: key, lamports: 0 }),
         ]);
