@@ -139,10 +139,12 @@ async function revalidate(ctx: EngineContext, sessions: LiveSession[]): Promise<
     ctx.deps.records.readMany(wallets),
     ctx.streamers.accountsOf(wallets),
   ]);
+  // Looked up by wallet and platform (a batch is thousands of sessions: no scan per session).
+  const byKey = new Map(accounts.map((a) => [`${a.platform}:${a.wallet}`, a]));
   const now = ctx.nowMs();
   for (const s of sessions) {
     if (!ctx.isCurrent(s)) continue;
-    const account = accounts.find((a) => a.wallet === s.wallet && a.platform === s.platform) ?? null;
+    const account = byKey.get(`${s.platform}:${s.wallet}`) ?? null;
     const problem = recordProblem(s, records.get(s.wallet) ?? null) ?? accountProblem(s, account, s.platform);
     if (!problem) {
       s.validAtMs = now;

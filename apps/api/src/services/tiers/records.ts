@@ -13,8 +13,9 @@
 // The connection retries a refused or dropped subscription with backoff; once restored every watched record
 // is read again: a change missed meanwhile is reported as having happened when the watch was lost (fail
 // closed: nothing is credited past that moment).
-import { PublicKey } from '@solana/web3.js';
+import { type Connection, PublicKey } from '@solana/web3.js';
 import { type MiningProgram, readStreamer, streamerPda } from '@strm/mining-client';
+import { z } from 'zod';
 import { PubSubClient, type PubSubStats } from '../../chain/pubsub.ts';
 import type { Logger } from '../../logger.ts';
 
@@ -61,6 +62,42 @@ export interface RecordWatchOptions {
 }
 
 const PAGE = 100;
+
+/**
+ * getMultipleAccounts' answer as the API reads it: each account's lamports and data (base64), or null. Read
+ * as plain JSON-RPC rather than through web3.js's response schemas, whose validation (superstruct, an Error
+ * built for every union branch tried) was a twentieth of the engine's CPU at 10,000 live sessions.
+ */
+const multipleAccountsAnswer = z.union([
+  z.object({
+    result: z.object({
+      value: z.array(
+        z.object({ lamports: z.number(), data: z.tuple([z.string(), z.literal('base64')]) }).nullable(),
+      ),
+    }),
+  }),
+  z.object({ error: z.object({ code: z.number(), message: z.string() }) }),
+]);
+
+/** The accounts at `addresses` (base58), in order: lamports and data, or null where there is none. */
+async function readAccounts(
+  connection: Connection,
+  addresses: string[],
+): Promise<Array<{ lamports: number; data: Buffer } | null>> {
+  // web3.js's own request path: the same endpoint, fetch, deadline and metrics as every other RPC call.
+  const raw: unknown = await (
+    connection as unknown as { _rpcRequest(method: string, args: unknown[]): Promise<unknown> }
+  )._rpcRequest('getMultipleAccounts', [addresses, { encoding: 'base64', commitment: 'confirmed' }]);
+  const answer = multipleAccountsAnswer.parse(raw);
+  if ('error' in answer) {
+    throw new Error(`getMultipleAccounts failed: ${answer.error.code} ${answer.error.message}`);
+  }
+  const { value } = answer.result;
+  if (value.length !== addresses.length) {
+    throw new Error(`getMultipleAccounts answered ${value.length} accounts for ${addresses.length}`);
+  }
+  return value.map((a) => (a ? { lamports: a.lamports, data: Buffer.from(a.data[0], 'base64') } : null));
+}
 /** How `emit!` (sol_log_data) writes an event into the transaction's logs. */
 const PROGRAM_DATA = 'Program data: ';
 
@@ -100,7 +137,7 @@ class ChainStreamerRecords implements StreamerRecords {
    * The record address of every watched wallet: deriving it (a search for an off-curve point) cost an eighth
    * of the engine's CPU at 3,000 live sessions when done again at every checkpoint's re-read.
    */
-  private readonly pdaOfWallet = new Map<string, PublicKey>();
+  private readonly pdaOfWallet = new Map<string, string>();
   /** Accounts watched with accountSubscribe, by address: one subscription whatever the number of listeners. */
   private readonly accounts = new Map<
     string,
@@ -150,9 +187,9 @@ class ChainStreamerRecords implements StreamerRecords {
     const connection = this.program.provider.connection;
     for (let i = 0; i < wallets.length; i += PAGE) {
       const page = wallets.slice(i, i + PAGE);
-      const infos = await connection.getMultipleAccountsInfo(
-        page.map((w) => this.pdaOfWallet.get(w) ?? this.pda(w)),
-        'confirmed',
+      const infos = await readAccounts(
+        connection,
+        page.map((w) => this.addressOf(w)),
       );
       page.forEach((wallet, j) => {
         const info = infos[j];
@@ -167,9 +204,9 @@ class ChainStreamerRecords implements StreamerRecords {
     if (!set) {
       set = new Set();
       this.listeners.set(wallet, set);
-      const pda = this.pda(wallet);
+      const pda = this.pda(wallet).toBase58();
       this.pdaOfWallet.set(wallet, pda);
-      this.walletOfPda.set(pda.toBase58(), wallet);
+      this.walletOfPda.set(pda, wallet);
     }
     set.add(onChange);
     this.start();
@@ -179,7 +216,7 @@ class ChainStreamerRecords implements StreamerRecords {
       current.delete(onChange);
       if (current.size) return;
       this.listeners.delete(wallet);
-      this.walletOfPda.delete((this.pdaOfWallet.get(wallet) ?? this.pda(wallet)).toBase58());
+      this.walletOfPda.delete(this.addressOf(wallet));
       this.pdaOfWallet.delete(wallet);
     };
   }
@@ -211,6 +248,11 @@ class ChainStreamerRecords implements StreamerRecords {
 
   private pda(wallet: string): PublicKey {
     return streamerPda(new PublicKey(wallet), this.program.programId);
+  }
+
+  /** The wallet's record address, base58 (kept while the wallet is watched). */
+  private addressOf(wallet: string): string {
+    return this.pdaOfWallet.get(wallet) ?? this.pda(wallet).toBase58();
   }
 
   ready(timeoutMs: number): Promise<boolean> {
