@@ -284,16 +284,22 @@ describe('while signing in', () => {
 
   it('signs in through Phantom without web3.js; the wallet adapter loads after and keeps the session', async () => {
     const page = await walletPage(Keypair.generate());
-    const scripts: string[] = [];
+    const web3 = (url: string) => /\/index\.browser\.esm-[^/]*\.js$/.test(new URL(url).pathname);
+    // What the page asked for, in order: web3.js's script, and the sign-in's answer.
+    const seen: string[] = [];
     page.on('request', (r) => {
-      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      if (web3(r.url())) seen.push('web3.js');
     });
-    const web3 = (name: string) => /\/index\.browser\.esm-/.test(name);
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/authenticate') seen.push('signed in');
+    });
+    const web3Loaded = page.waitForResponse((r) => web3(r.url()), { timeout: 15_000 });
     await connect(page);
     await heading(page, 'Beta Registration').waitFor();
-    expect(scripts.filter(web3)).toEqual([]);
     // The adapter arrives once the page is idle, reconnects the same wallet and the page stays signed in.
-    await page.waitForResponse((r) => web3(new URL(r.url()).pathname), { timeout: 10_000 });
+    await web3Loaded;
+    expect(seen.indexOf('signed in')).toBeGreaterThanOrEqual(0);
+    expect(seen.indexOf('signed in')).toBeLessThan(seen.indexOf('web3.js'));
     await page.waitForFunction(() => !document.body.innerText.includes('Loading'), null, { timeout: 5000 });
     await page.waitForTimeout(500);
     expect(await heading(page, 'Beta Registration').isVisible()).toBe(true);
