@@ -13,6 +13,7 @@ import { encodeStreamer, miningProgram, streamerPda } from '@strm/mining-client'
 import { fromBaseUnits, toBaseUnits } from '@strm/shared';
 import { Server } from 'socket.io';
 import { createApp } from '../src/app.ts';
+import { flatBase58 } from '../src/chain/base58.ts';
 import { createRpc } from '../src/chain/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -28,11 +29,9 @@ const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
 const bare = process.env.BENCH_BARE === '1';
 const send = (message: unknown) => process.send?.(message);
 
-// Flat strings (base58 encoding builds a chain of ~33 pieces per address, 1 KB): the harness's own list of
-// wallets must not weigh on the heap of the server it measures.
-const wallets = Array.from({ length: count }, () =>
-  Buffer.from(Keypair.generate().publicKey.toBase58(), 'latin1').toString('latin1'),
-);
+// Flat strings (src/chain/base58.ts): the harness's own list of wallets must not weigh on the heap of the
+// server it measures.
+const wallets = Array.from({ length: count }, () => flatBase58(Keypair.generate().publicKey));
 // BENCH_CPU_PROF: the benchmark asks for a profile of its measured window.
 await answerProfiling();
 

@@ -28,11 +28,7 @@ export async function sweep(ctx: EngineContext): Promise<number> {
   const { lease, events, logger } = ctx.deps;
   // After a database outage the lease has lapsed: re-take it before taking anything over.
   if (lease && !lease.held) await lease.renew();
-  // Only the connected wallets with no session here can have one to take over (at 10,000 live sessions, a
-  // copy of every connected wallet each sweep was most of its work).
-  const candidates: string[] = [];
-  for (const wallet of ctx.connections.keys()) if (free(ctx, wallet)) candidates.push(wallet);
-  await adoptFor(ctx, candidates);
+  await adoptFor(ctx, ctx.connections.keys());
   if (lease && !lease.mayCloseOrphans) return 0;
   // Their streamers reconnect to an instance that has started: until this one has been up for the grace
   // period, a session another instance left (a crash, a restart, a deploy) is still waiting for its socket.
@@ -63,16 +59,17 @@ export async function sweep(ctx: EngineContext): Promise<number> {
   return closed;
 }
 
-/** Whether the wallet has no session here, running or starting. */
-const free = (ctx: EngineContext, wallet: string) => !ctx.sessions.has(wallet) && !ctx.starting.has(wallet);
-
 /**
  * Takes over the open sessions of these wallets that nobody runs, and resumes them here. After a restart
  * every streamer reconnects within seconds: their records are watched first, then read in one batched RPC
  * (100 a request), and the sessions resumed side by side, not one round trip after another.
  */
-export async function adoptFor(ctx: EngineContext, wallets: string[]): Promise<void> {
-  const rows = await ctx.store.adopt(wallets.filter((w) => free(ctx, w)));
+export async function adoptFor(ctx: EngineContext, wallets: Iterable<string>): Promise<void> {
+  // Only wallets with no session here, running or starting, can have one to take over (the sweep passes every
+  // connected wallet: at 10,000 live sessions, copying them all each sweep was most of its work).
+  const free: string[] = [];
+  for (const w of wallets) if (!ctx.sessions.has(w) && !ctx.starting.has(w)) free.push(w);
+  const rows = await ctx.store.adopt(free);
   if (!rows.length) return;
   // Watched before they are read: a change in between is buffered, not missed.
   const watches = rows.map((row) => new RecordWatch(ctx, row.wallet));

@@ -16,6 +16,7 @@
 import { type Connection, PublicKey } from '@solana/web3.js';
 import { type MiningProgram, readStreamer, streamerPda } from '@strm/mining-client';
 import { z } from 'zod';
+import { flatBase58 } from '../../chain/base58.ts';
 import { PubSubClient, type PubSubStats } from '../../chain/pubsub.ts';
 import type { Logger } from '../../logger.ts';
 
@@ -204,7 +205,7 @@ class ChainStreamerRecords implements StreamerRecords {
     if (!set) {
       set = new Set();
       this.listeners.set(wallet, set);
-      const pda = this.keptAddress(wallet);
+      const pda = flatBase58(this.pda(wallet));
       this.pdaOfWallet.set(wallet, pda);
       this.walletOfPda.set(pda, wallet);
     }
@@ -253,15 +254,6 @@ class ChainStreamerRecords implements StreamerRecords {
   /** The wallet's record address, base58 (kept while the wallet is watched). */
   private addressOf(wallet: string): string {
     return this.pdaOfWallet.get(wallet) ?? this.pda(wallet).toBase58();
-  }
-
-  /**
-   * The record address kept for a watched wallet, as one flat string: base58 encoding appends a character at a
-   * time, and V8 keeps such a string, even as a Map key, as a chain of about 33 pieces (1 KB instead of 60
-   * bytes; 2,000 addresses measured in a heap snapshot); at 10,000 live sessions, 10 MB of the engine's heap.
-   */
-  private keptAddress(wallet: string): string {
-    return Buffer.from(this.pda(wallet).toBase58(), 'latin1').toString('latin1');
   }
 
   ready(timeoutMs: number): Promise<boolean> {

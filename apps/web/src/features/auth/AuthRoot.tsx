@@ -93,16 +93,12 @@ export function AuthRoot({ children }: { children: ReactNode }) {
       throw err;
     }
     setFirst({ status: 'authenticating', wallet, token: null, phantom });
-    let signIn: Awaited<typeof sequence>['signIn'];
-    let failTo: Awaited<typeof sequence>['failTo'];
-    try {
-      ({ signIn, failTo } = await sequence);
-    } catch (err) {
+    const { signIn, failTo } = await sequence.catch(async (err: unknown) => {
       // A failed download (offline, a new deployment): back to Connect, which tries again.
       setFirst(null);
       await phantom.disconnect().catch(() => {});
       throw err;
-    }
+    });
     const outcome = await signIn(wallet, async (message) => (await phantom.signMessage(message)).signature);
     if ('token' in outcome) {
       authToken.set(outcome.token);
