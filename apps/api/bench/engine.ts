@@ -7,7 +7,8 @@
 // clients.
 //   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2,
 //                        BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers over the measured window,
-//                        with BENCH_HEAP_SNAPSHOT=1 their heap snapshots after it)
+//                        with BENCH_HEAP_SNAPSHOT=1 their heap snapshots after it, with BENCH_ALLOCATIONS=1
+//                        the window's allocations by call site, collected ones too, as .heapprofile)
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';

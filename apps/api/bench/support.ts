@@ -166,10 +166,22 @@ export async function answerProfiling(): Promise<void> {
     if (m.type === 'profile-start') {
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
+      // BENCH_ALLOCATIONS=1: where the window's allocations come from, those already collected too (the
+      // garbage that decides how often V8 collects and how far it grows the heap).
+      if (process.env.BENCH_ALLOCATIONS === '1')
+        await profiler.post('HeapProfiler.startSampling', {
+          samplingInterval: 32_768,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        });
     }
     if (m.type === 'profile-stop') {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(m.file!, JSON.stringify(profile));
+      if (process.env.BENCH_ALLOCATIONS === '1') {
+        const { profile: allocations } = await profiler.post('HeapProfiler.stopSampling');
+        writeFileSync(m.file!.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(allocations));
+      }
       process.send?.({ type: 'profile-stop' });
     }
     if (m.type === 'heap-snapshot') {

@@ -60,6 +60,11 @@ describe('the started product in Chromium', () => {
     page.on('pageerror', (err) => problems.push(err.message));
 
     await page.goto(product.url);
+    // The tiers have arrived (the calculator, in view, shows them), but their cards, below the fold, render
+    // only when they come near the viewport; their heading is there from the start.
+    await page.getByTestId('mining-calculator').getByRole('button', { name: 'Tier 9' }).waitFor();
+    expect(await page.locator('article').count()).toBe(0);
+    await page.getByRole('heading', { name: 'Mining Tiers' }).scrollIntoViewIfNeeded();
     await page.locator('article').filter({ hasText: 'Tier 9' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Mining Tiers' }).isVisible()).toBe(true);
     expect(await page.locator('article').count()).toBe(9);
@@ -86,6 +91,7 @@ describe('the started product in Chromium', () => {
 
     // The chart is drawn when it scrolls into view.
     const bars = page.getByTestId('earning-chart').locator('rect[data-bar]');
+    await page.getByRole('heading', { name: 'Earning Potential by Tier' }).scrollIntoViewIfNeeded();
     await page.getByTestId('earning-chart').scrollIntoViewIfNeeded();
     await bars.first().waitFor();
     expect(await bars.count()).toBe(18);
@@ -114,6 +120,20 @@ describe('the started product in Chromium', () => {
     await page.getByText('Phantom Wallet not found').waitFor();
     expect(scripts.some((path) => path.includes('WalletAuth'))).toBe(true);
     expect(await page.getByRole('button', { name: 'Connect Wallet' }).first().isEnabled()).toBe(true);
+  });
+
+  it('renders what is below the fold at the first key press, without scrolling (keyboard, Find in page)', async () => {
+    const page = await chromium.browser.newPage();
+    await page.goto(product.url);
+    await page.getByTestId('mining-calculator').getByRole('button', { name: 'Tier 9' }).waitFor();
+    expect(await page.locator('article').count()).toBe(0);
+    expect(await page.getByRole('table').count()).toBe(0);
+    await page.keyboard.press('Tab');
+    await page.locator('article').filter({ hasText: 'Tier 9' }).waitFor({ state: 'attached' });
+    expect(await page.locator('article').count()).toBe(9);
+    // The earning chart's figures for screen readers are in the page too.
+    expect(await page.getByRole('table').count()).toBe(1);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 
   it('/callback without a token or code tells its opener and closes', async () => {

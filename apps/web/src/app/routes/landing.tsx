@@ -1,8 +1,10 @@
 // The landing page of route / (no wallet signed in): hero, market statistics, the calculator, the mining
-// tiers, the earning potential chart (drawn when it scrolls into view) and the beta's Connect.
+// tiers, the earning potential chart and the beta's Connect. The tier cards and the chart with its table,
+// below the fold on every screen, render when they come near the viewport or at the first key press
+// (components/ui/WhenNear.tsx); their headings are there from the start.
 import { PRODUCT } from '@strm/shared';
 import { memo } from 'react';
-import { Card, CardTitle } from '../../components/ui/index.ts';
+import { Card, CardTitle, WhenNear } from '../../components/ui/index.ts';
 import { COMMUNITY_LINKS, LEGAL_LINKS } from '../../config.ts';
 import { AuthErrorBanner, ConnectButton, TopBar } from '../../features/auth/index.ts';
 import { MiningCalculator } from '../../features/calculator/index.ts';
@@ -22,14 +24,37 @@ export const LANDING_MESSAGES = {
   joinText: `The ${PRODUCT} Mining Platform is invite-only while in beta. Connect your wallet and register: selected streamers are admitted.`,
 } as const;
 
+/** The hero's links, as this deployment configures them (re-rendered alone when they arrive). */
+function HeroLinks() {
+  const links = useClientConfig().data?.links;
+  return (
+    <div className="mt-4 flex flex-wrap gap-4">
+      {links?.dexChart && (
+        <a href={links.dexChart} target="_blank" rel="noreferrer">
+          {LANDING_MESSAGES.dexChart}
+        </a>
+      )}
+      {links?.tokenExplorer && (
+        <a href={links.tokenExplorer} target="_blank" rel="noreferrer">
+          {LANDING_MESSAGES.explorer}
+        </a>
+      )}
+    </div>
+  );
+}
+
+/** The calculator from the market price (re-rendered alone when it arrives, and every 30 s after). */
+function LandingCalculator() {
+  const market = useMarket();
+  return <MiningCalculator marketPrice={marketPrice(market.data)} />;
+}
+
 /**
  * Memoised: it takes no props, and the route above re-renders at each step of a sign-in (its status); only
- * what shows the status (the Connect buttons, the error banner) re-renders then, not the whole page.
+ * what shows the status (the Connect buttons, the error banner) re-renders then, not the whole page. It reads
+ * no query itself: the answers that arrive as it loads re-render only the parts that show them.
  */
 export const LandingPage = memo(function LandingPage() {
-  const config = useClientConfig();
-  const market = useMarket();
-  const links = config.data?.links;
   return (
     <>
       <TopBar />
@@ -40,30 +65,24 @@ export const LandingPage = memo(function LandingPage() {
             {LANDING_MESSAGES.title}
           </h1>
           <p className="mt-2 max-w-2xl text-slate-300">{LANDING_MESSAGES.subtitle}</p>
-          <div className="mt-4 flex flex-wrap gap-4">
-            {links?.dexChart && (
-              <a href={links.dexChart} target="_blank" rel="noreferrer">
-                {LANDING_MESSAGES.dexChart}
-              </a>
-            )}
-            {links?.tokenExplorer && (
-              <a href={links.tokenExplorer} target="_blank" rel="noreferrer">
-                {LANDING_MESSAGES.explorer}
-              </a>
-            )}
-          </div>
+          <HeroLinks />
         </section>
         <MarketStats />
-        <MiningCalculator marketPrice={marketPrice(market.data)} />
+        <LandingCalculator />
         <section aria-labelledby="tiers-title">
           <h2 id="tiers-title" className="mb-4 text-2xl font-semibold text-white">
             {LANDING_MESSAGES.tiers}
           </h2>
-          <TierCards />
+          {/* Nine cards, about as tall as one to three columns make them (the same breakpoints). */}
+          <WhenNear className="h-[1658px] sm:h-[914px] lg:h-[542px]">
+            <TierCards />
+          </WhenNear>
         </section>
         <Card as="section" aria-labelledby="earning-title">
           <CardTitle id="earning-title">{LANDING_MESSAGES.earning}</CardTitle>
-          <EarningPotential />
+          <WhenNear className="h-80">
+            <EarningPotential />
+          </WhenNear>
         </Card>
         <Card as="section" aria-labelledby="join-title" className="text-center">
           <CardTitle id="join-title">{LANDING_MESSAGES.joinTitle}</CardTitle>

@@ -2,8 +2,10 @@
 // pairs of bars). It keeps its height from the first paint (no layout shift) and draws only once it is
 // near the viewport and its width is known. It is a picture: callers give screen readers the same figures
 // as a table.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { once } from '../../lib/once.ts';
 import { cn } from './cn.ts';
+import { useNearViewport } from './near-viewport.ts';
 
 export interface BarSeries {
   name: string;
@@ -24,43 +26,23 @@ export function niceTicks(max: number, count = 5): number[] {
   return ticks;
 }
 
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+// Built when a chart first draws (lib/format.ts says why).
+const compact = once(() => new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }));
 
 /** Width of the element once it is within `margin` of the viewport (null before). */
 function useWidthInView(margin: string) {
-  const ref = useRef<HTMLDivElement>(null);
+  const { ref, near } = useNearViewport<HTMLDivElement>(margin);
   const [width, setWidth] = useState<number | null>(null);
   useEffect(() => {
     const el = ref.current;
-    if (!el) return;
-    let resize: ResizeObserver | undefined;
+    if (!near || !el) return;
     const measure = () => setWidth(el.clientWidth);
-    const start = () => {
-      measure();
-      if (typeof ResizeObserver !== 'undefined') {
-        resize = new ResizeObserver(measure);
-        resize.observe(el);
-      }
-    };
-    if (typeof IntersectionObserver === 'undefined') {
-      start();
-      return () => resize?.disconnect();
-    }
-    const seen = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
-          seen.disconnect();
-          start();
-        }
-      },
-      { rootMargin: margin },
-    );
-    seen.observe(el);
-    return () => {
-      seen.disconnect();
-      resize?.disconnect();
-    };
-  }, [margin]);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const resize = new ResizeObserver(measure);
+    resize.observe(el);
+    return () => resize.disconnect();
+  }, [near, ref]);
   return { ref, width };
 }
 
@@ -127,7 +109,7 @@ function Bars({
 }) {
   const ticks = niceTicks(Math.max(0, ...series.flatMap((s) => s.values)));
   const top = ticks[ticks.length - 1] || 1;
-  const left = 8 + 7 * Math.max(...ticks.map((t) => compact.format(t).length));
+  const left = 8 + 7 * Math.max(...ticks.map((t) => compact().format(t).length));
   const pad = { top: 8, right: 8, bottom: 24 };
   const plotW = Math.max(1, width - left - pad.right);
   const plotH = Math.max(1, height - pad.top - pad.bottom);
@@ -143,7 +125,7 @@ function Bars({
         <g key={t}>
           <line x1={left} x2={left + plotW} y1={y(t)} y2={y(t)} stroke="#334155" strokeDasharray="3 3" />
           <text x={left - 6} y={y(t)} dy="0.32em" textAnchor="end" fontSize={11} fill="#94a3b8">
-            {compact.format(t)}
+            {compact().format(t)}
           </text>
         </g>
       ))}

@@ -11,4 +11,5 @@ export { Field, Input, Select, Textarea } from './Field.tsx';
 export { ProgressBar } from './ProgressBar.tsx';
 export { Table } from './Table.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';
+export { WhenNear } from './WhenNear.tsx';
 export { ToastProvider, useToast } from './Toast.tsx';
