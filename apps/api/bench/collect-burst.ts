@@ -16,7 +16,11 @@ import {
 } from '../test/engine-harness.ts';
 import { fundedWallets, pendingStreamers } from '../test/payout-support.ts';
 import { createTestDatabase } from '../test/support.ts';
+import { limitHeapGrowth } from '../src/heap.ts';
 import { percentile } from './support.ts';
+
+// The server runs in this process: with the heap setting of the API's entry point (src/main.ts).
+limitHeapGrowth();
 
 const N = Number(process.env.COLLECT_WALLETS ?? 1000);
 const AMOUNT = 250_000n;

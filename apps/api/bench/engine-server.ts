@@ -14,6 +14,7 @@ import { fromBaseUnits, toBaseUnits } from '@strm/shared';
 import { Server } from 'socket.io';
 import { createApp } from '../src/app.ts';
 import { flatBase58 } from '../src/chain/base58.ts';
+import { limitHeapGrowth } from '../src/heap.ts';
 import { createRpc } from '../src/chain/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -77,6 +78,8 @@ if (bare) {
   });
   send({ type: 'ready', port, wallets: wallets.map((w) => ({ wallet: w, token: '', username: w })) });
 } else {
+  // As the API's entry point does (src/main.ts).
+  limitHeapGrowth();
   const db = await benchDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -6,6 +6,7 @@ import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { toBaseUnits } from '@strm/shared';
 import { createApp } from '../src/app.ts';
+import { limitHeapGrowth } from '../src/heap.ts';
 import { createRpc } from '../src/chain/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -47,6 +48,8 @@ const records: StreamerRecords = {
 const demo = new DemoPlatform();
 for (const s of streamers) demo.setLive(s.username, true, 0);
 const logger = createLogger('silent');
+// As the API's entry point does (src/main.ts).
+limitHeapGrowth();
 const app = createApp({
   config,
   prisma,
