@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { startChain } from './chain/local-validator.ts';
+import { lockDataDir } from './instance-lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Dependencies } from './observability/dependencies.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
@@ -19,9 +20,13 @@ import { attachRedisAdapter } from './socket/redis-adapter.ts';
 export async function startServer(loaded: Config): Promise<void> {
   const logger = createLogger(loaded.logLevel);
   mkdirSync(loaded.dataDir, { recursive: true });
-  const config: Config = { ...loaded, jwtSecret: resolveJwtSecret(loaded) };
   // Whatever starts registers its stop here, so a failure part-way stops exactly what had started.
   const lifecycle = new Lifecycle(logger);
+  // The embedded PostgreSQL and the local chain live in the data directory: one API there at a time. Taken
+  // first and given up last (closers run in reverse).
+  const ownsServices = !loaded.databaseUrl || (!loaded.solanaRpcUrl && !loaded.localChainDir);
+  if (ownsServices) lifecycle.onClose('data directory lock', lockDataDir(loaded.dataDir));
+  const config: Config = { ...loaded, jwtSecret: resolveJwtSecret(loaded) };
   const metrics = createMetrics();
   catchUnhandled(logger, metrics);
   try {

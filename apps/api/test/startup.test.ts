@@ -90,6 +90,17 @@ describe('starting the API', () => {
     const password = (await readFile(join(dataDir, 'postgres', 'password'), 'utf8')).trim();
     const pgUrl = `postgresql://postgres:${password}@127.0.0.1:${env.EMBEDDED_PG_PORT}/strm`;
     await adminQuery(pgUrl, `UPDATE tiers SET name = 'Renamed Tier' WHERE order_by = 1`);
+    // A second start on the same data directory (another terminal) is refused before it touches anything:
+    // the first one's PostgreSQL is not taken for a crashed run's and stopped under it.
+    const twice = await runApiToExit({ ...env, PORT: String(await freePort()) });
+    expect(twice.code).toBe(1);
+    expect(twice.stderr.trim()).toBe(
+      `STRM is already running on ${dataDir} (pid ${first.child.pid}): stop it first (Ctrl-C in its terminal), or give this one another DATA_DIR`,
+    );
+    const after = (await (await fetch(`${first.url}/api/v1/health`)).json()) as {
+      database: { ok: boolean; restarts: number };
+    };
+    expect(after.database).toMatchObject({ ok: true, restarts: 0 });
     expect(await first.stop()).toBe(0);
 
     const second = await startApiProcess(env);

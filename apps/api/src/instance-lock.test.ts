@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InstanceLockedError, lockDataDir } from './instance-lock.ts';
+
+let dir: string;
+let other: ChildProcess | undefined;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'strm-lock-'));
+});
+afterEach(async () => {
+  other?.kill('SIGKILL');
+  other = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Another live process (standing in for a running API). */
+async function otherProcess(): Promise<ChildProcess> {
+  other = spawn('sleep', ['60'], { stdio: 'ignore' });
+  await new Promise((resolve) => other!.once('spawn', resolve));
+  return other;
+}
+
+describe('lockDataDir', () => {
+  it('refuses a data directory another live API holds, naming its pid', async () => {
+    const running = await otherProcess();
+    lockDataDir(dir, running.pid);
+    expect(() => lockDataDir(dir)).toThrow(InstanceLockedError);
+    expect(() => lockDataDir(dir)).toThrow(`STRM is already running on ${dir} (pid ${running.pid})`);
+  });
+
+  it('takes over the lock of an API that was killed (SIGKILL leaves the file)', async () => {
+    const crashed = await otherProcess();
+    lockDataDir(dir, crashed.pid);
+    crashed.kill('SIGKILL');
+    await new Promise((resolve) => crashed.once('exit', resolve));
+    const release = lockDataDir(dir);
+    expect(JSON.parse(await readFile(join(dir, 'api.lock'), 'utf8')).pid).toBe(process.pid);
+    release();
+  });
+
+  it('takes over a lock whose pid now belongs to another process (started later than the lock says)', async () => {
+    const stranger = await otherProcess();
+    await writeFile(join(dir, 'api.lock'), JSON.stringify({ pid: stranger.pid, started: '1' }));
+    const release = lockDataDir(dir);
+    release();
+  });
+
+  it('gives the lock up when released, so the next start takes it; never removes a lock it no longer holds', async () => {
+    const release = lockDataDir(dir);
+    release();
+    await expect(readFile(join(dir, 'api.lock'))).rejects.toThrow(/ENOENT/);
+    const stale = lockDataDir(dir);
+    const running = await otherProcess();
+    await writeFile(join(dir, 'api.lock'), JSON.stringify({ pid: running.pid, started: 'x' }));
+    stale();
+    expect(JSON.parse(await readFile(join(dir, 'api.lock'), 'utf8')).pid).toBe(running.pid);
+  });
+});
