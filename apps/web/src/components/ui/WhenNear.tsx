@@ -9,5 +9,5 @@ import { useNearViewport } from './near-viewport.ts';
 export function WhenNear({ children, className }: { children: ReactNode; className: string }) {
   const { ref, near } = useNearViewport<HTMLDivElement>('200px', { orKey: true });
   if (near) return children;
-  return <div ref={ref} className={className} data-when-near="" />;
+  return <div ref={ref} className={className} />;
 }
