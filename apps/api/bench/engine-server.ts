@@ -89,6 +89,10 @@ if (bare) {
     DEMO_PLATFORM: 'on',
     MINING_UPDATE_INTERVAL_MS: String(intervalMs),
     ...(process.env.MINING_TICK_MS ? { MINING_TICK_MS: process.env.MINING_TICK_MS } : {}),
+    ...(process.env.SESSION_SWEEP_MS ? { SESSION_SWEEP_MS: process.env.SESSION_SWEEP_MS } : {}),
+    ...(process.env.MINING_CHECKPOINT_INTERVAL_MS
+      ? { MINING_CHECKPOINT_INTERVAL_MS: process.env.MINING_CHECKPOINT_INTERVAL_MS }
+      : {}),
     // Every client connects from this machine.
     SOCKET_HANDSHAKES_PER_MINUTE: '1000000',
   });

@@ -8,7 +8,11 @@
 //   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2,
 //                        BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers over the measured window,
 //                        with BENCH_HEAP_SNAPSHOT=1 their heap snapshots after it, with BENCH_ALLOCATIONS=1
-//                        the window's allocations by call site, collected ones too, as .heapprofile)
+//                        the window's allocations by call site, collected ones too, as .heapprofile;
+//                        BENCH_PERF=<dir>: Linux perf samples of both servers over the window, the kernel's
+//                        side included, as <dir>/engine-N.perf.data; add BENCH_NODE_FLAGS=--perf-basic-prof
+//                        for JavaScript's frame names)
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,7 +34,8 @@ import {
 function serverCpu(pid: number) {
   const table = processTable();
   const self = table.get(pid)?.self ?? Number.NaN;
-  return { self, children: treeCpu(table, pid) - self, at: Date.now() };
+  const system = table.get(pid)?.system ?? Number.NaN;
+  return { self, system, children: treeCpu(table, pid) - self, at: Date.now() };
 }
 
 const count = Number(process.env.BENCH_STREAMERS ?? 10_000);
@@ -39,6 +44,20 @@ const clientProcesses = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
 const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
 const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
+const perfDir = process.env.BENCH_PERF ? resolve(process.env.BENCH_PERF) : undefined;
+if (perfDir) mkdirSync(perfDir, { recursive: true });
+
+/** `perf record` of `pid` until the returned function is called (it resolves once the file is written). */
+function perfRecord(pid: number, file: string): () => Promise<void> {
+  const perf = spawn('perf', ['record', '-q', '-k', '1', '-F', '499', '-g', '-p', String(pid), '-o', file], {
+    stdio: 'inherit',
+  });
+  const exited = new Promise<void>((r) => perf.once('exit', () => r()));
+  return () => {
+    perf.kill('SIGINT');
+    return exited;
+  };
+}
 
 async function scenario(bare: boolean) {
   const server = forkBench(
@@ -68,12 +87,16 @@ async function scenario(bare: boolean) {
   const cpuBefore = serverCpu(server.pid!);
   for (const c of clients) c.send({ type: 'measure' });
   if (profileDir) server.send({ type: 'profile-start' });
+  const perfStop = perfDir
+    ? perfRecord(server.pid!, join(perfDir, `${bare ? 'bare' : 'engine'}-${count}.perf.data`))
+    : undefined;
   const t0 = Date.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const reports = await Promise.all(clients.map((c) => ask(c, 'report')));
   // Read before the profile is written: its serialisation is the profiler's work, not the server's.
   const cpuAfter = serverCpu(server.pid!);
   const elapsed = (Date.now() - t0) / 1000;
+  await perfStop?.();
   if (profileDir) {
     const written = nextMessage(server, 'profile-stop');
     server.send({
@@ -126,6 +149,7 @@ async function scenario(bare: boolean) {
     p99: percentile(lateness, 99),
     max: lateness.at(-1) ?? Number.NaN,
     cpuPercent: (cpuSeconds / cpuWindow) * 100,
+    systemPercent: ((cpuAfter.system - cpuBefore.system) / cpuWindow) * 100,
     updatesPerCpuSecond: sum('updates') / cpuSeconds,
     postgresPercent: ((cpuAfter.children - cpuBefore.children) / cpuWindow) * 100,
     rssMb: rss,
@@ -148,8 +172,9 @@ const load = () =>
 console.log(
   `engine benchmark: ${count} streamers, ${seconds} s measured, updates every ${intervalMs} ms, load average ${load()}`,
 );
-const engine = await scenario(false);
-const bareRun = process.env.BENCH_SKIP_BARE === '1' ? engine : await scenario(true);
+// BENCH_SKIP_BARE=1 / BENCH_SKIP_ENGINE=1: one server alone (its figures in both columns).
+const engine = process.env.BENCH_SKIP_ENGINE === '1' ? await scenario(true) : await scenario(false);
+const bareRun = process.env.BENCH_SKIP_BARE === '1' || process.env.BENCH_SKIP_ENGINE === '1' ? engine : await scenario(true);
 const row = (label: string, a: string, b: string) =>
   console.log(`  ${label.padEnd(44)}${a.padStart(16)}${b.padStart(16)}`);
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
@@ -170,6 +195,7 @@ row('lateness p50 (ms)', f(engine.p50), f(bareRun.p50));
 row('lateness p99 (ms)', f(engine.p99), f(bareRun.p99));
 row('lateness max (ms)', f(engine.max), f(bareRun.max));
 row('server process CPU (% of one core)', f(engine.cpuPercent), f(bareRun.cpuPercent));
+row('  of it in the kernel (% of one core)', f(engine.systemPercent, 1), f(bareRun.systemPercent, 1));
 row('mining-updates per CPU-second', f(engine.updatesPerCpuSecond), f(bareRun.updatesPerCpuSecond));
 row('CPU ms per update', f(1000 / engine.updatesPerCpuSecond, 3), f(1000 / bareRun.updatesPerCpuSecond, 3));
 row('its children: PostgreSQL + local chain (% core)', f(engine.postgresPercent), '-');

@@ -8,6 +8,8 @@ export interface ProcessCpu {
   ppid: number;
   /** User + system seconds of the process itself. */
   self: number;
+  /** Of `self`, the seconds in the kernel (system calls, the network stack on its behalf). */
+  system: number;
   /** User + system seconds of its children that have exited and were waited for. */
   reaped: number;
 }
@@ -30,6 +32,7 @@ export function processTable(): Map<number, ProcessCpu> {
       pid: Number(name),
       ppid: Number(f[1]),
       self: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND,
+      system: Number(f[12]) / TICKS_PER_SECOND,
       reaped: (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND,
     });
   }

@@ -2,12 +2,19 @@
 // none), and the overlay feed hears every event sent to a wallet.
 import type { ServerEventName, ServerEventPayload } from '@strm/shared';
 import type { Logger } from '../logger.ts';
-import type { EngineEvents, SessionControl, SessionControlAnswer } from '../services/mining/engine.ts';
+import type {
+  EngineEvents,
+  SessionControl,
+  SessionControlAnswer,
+  UpdateOutlet,
+} from '../services/mining/engine.ts';
 import type { WalletEventListener } from '../services/overlay/feed.ts';
 
 /** Events to a wallet's sockets (all its tabs, on every instance), and requests to other instances. */
 export interface WalletEvents {
   toWallet<E extends ServerEventName>(wallet: string, event: E, payload: ServerEventPayload<E>): void;
+  /** The wallet's sockets here, for its live session's `mining-update`s (undefined: none here). */
+  outlet?(wallet: string): UpdateOutlet | undefined;
   /** Whether the wallet has a socket on another instance (several instances behind a load balancer). */
   connectedElsewhere?(wallet: string): Promise<boolean>;
   /** Runs `request` on the instance `owner`; null when it did not answer in time or cannot be reached. */
@@ -26,6 +33,7 @@ function relays(events: WalletEvents): Pick<EngineEvents, 'connectedElsewhere' |
 export function engineEvents(wallets: WalletEvents): EngineEvents {
   return {
     update: (wallet, figures) => wallets.toWallet(wallet, 'mining-update', figures),
+    ...(wallets.outlet ? { outlet: wallets.outlet.bind(wallets) } : {}),
     stopped: (wallet, stopped) => wallets.toWallet(wallet, 'stream-stopped', stopped),
     rateIncreased: (wallet, rate) => wallets.toWallet(wallet, 'rate-increased', rate),
     dailyLimitReached: (wallet, message, currentDailyDuration) =>
@@ -47,17 +55,38 @@ export function tapWalletEvents(
   listeners: ReadonlySet<WalletEventListener>,
   logger: Logger,
 ): WalletEvents {
+  const hear: WalletEvents['toWallet'] = (wallet, event, payload) => {
+    for (const listener of listeners) {
+      try {
+        listener(wallet, event, payload);
+      } catch (err) {
+        logger.error({ err, event }, 'a wallet event listener failed');
+      }
+    }
+  };
+  const outletOf = events.outlet?.bind(events);
   return {
     toWallet(wallet, event, payload) {
       events.toWallet(wallet, event, payload);
-      for (const listener of listeners) {
-        try {
-          listener(wallet, event, payload);
-        } catch (err) {
-          logger.error({ err, event }, 'a wallet event listener failed');
-        }
-      }
+      hear(wallet, event, payload);
     },
+    ...(outletOf
+      ? {
+          outlet(wallet: string): UpdateOutlet | undefined {
+            const inner = outletOf(wallet);
+            if (!inner) return undefined;
+            return {
+              get open() {
+                return inner.open;
+              },
+              update(figures) {
+                inner.update(figures);
+                hear(wallet, 'mining-update', figures);
+              },
+            };
+          },
+        }
+      : {}),
     ...relays(events),
   };
 }

@@ -49,7 +49,10 @@ const overlayNamespace = (io: AppServer) => io.of(OVERLAY_NAMESPACE) as unknown 
 function publisher(nsp: OverlayNamespace, clustered: boolean): OverlayPublisher {
   return {
     // Without Redis every overlay is here; with it, one may be on another instance (the adapter relays).
-    mayHaveWatchers: (wallet) => clustered || nsp.adapter.rooms.has(overlayRoom(wallet)),
+    // Asked for every wallet event (each live wallet's update every interval): no room name is built while
+    // no overlay is connected here at all.
+    mayHaveWatchers: (wallet) =>
+      clustered || (nsp.adapter.rooms.size > 0 && nsp.adapter.rooms.has(overlayRoom(wallet))),
     state: (wallet: string, state: OverlayState) =>
       nsp.to(overlayRoom(wallet)).emit(OVERLAY_EVENTS.state, state),
     update: (wallet: string, update: OverlayUpdate) =>

@@ -37,9 +37,13 @@ export function onlyHere(io: Server, room: string): boolean {
  * instance) always, else when `onlyHere` says so; undefined when a broadcast must go through the adapter.
  */
 export function socketsIfOnlyHere(io: Server, room: string): ReadonlySet<string> | undefined {
-  const presence = presences.get(io.sockets.adapter);
-  if (presence && !presence.onlyHere(room)) return undefined;
+  if (!allHere(io, room)) return undefined;
   return io.sockets.adapter.rooms.get(room) ?? new Set();
+}
+
+/** Whether a broadcast to `room` can go to its sockets here directly: always without a Redis adapter. */
+export function allHere(io: Server, room: string): boolean {
+  return presences.get(io.sockets.adapter)?.onlyHere(room) ?? true;
 }
 
 export interface RedisAdapter {

@@ -41,6 +41,11 @@ export class EngineContext {
   readonly starting = new Set<string>();
   /** Sockets connected here, by wallet. */
   readonly connections = new Map<string, number>();
+  /**
+   * Wallets with a socket here and no session here: the only ones the sweep may take a session over for (it
+   * walked every connected wallet each second, 10,000 lookups at 10,000 live sessions).
+   */
+  readonly idle = new Set<string>();
   readonly queue = new DueQueue();
   readonly store: SessionStore;
   readonly streamers: StreamerStore;
@@ -85,7 +90,7 @@ export class EngineContext {
 
   /** Whether `s` is still the wallet's session here (not ended, dropped or replaced meanwhile). */
   isCurrent(s: LiveSession): boolean {
-    return this.sessions.get(s.wallet) === s;
+    return s.running;
   }
 
   /** Whether a socket of the wallet is connected here. */
@@ -103,28 +108,30 @@ export class EngineContext {
 
   /** Runs a new live session: its updates, checkpoints, end and (dropped) grace period are queued. */
   add(s: LiveSession): void {
+    const replaced = this.sessions.get(s.wallet);
+    if (replaced && replaced !== s) replaced.running = false;
     this.sessions.set(s.wallet, s);
-    const { wallet, id } = s;
-    this.queue.push({ at: s.nextUpdateAtMs, wallet, id, kind: 'update' });
-    this.queue.push({ at: s.nextCheckpointAtMs, wallet, id, kind: 'checkpoint' });
+    this.idle.delete(s.wallet);
+    s.running = true;
+    this.queue.push({ at: s.nextUpdateAtMs, session: s, kind: 'update' });
+    this.queue.push({ at: s.nextCheckpointAtMs, session: s, kind: 'checkpoint' });
     const end = scheduledEnd(s);
-    if (end) this.queue.push({ at: end.at, wallet, id, kind: 'end' });
+    if (end) this.queue.push({ at: end.at, session: s, kind: 'end' });
     if (s.disconnectedAtMs != null) this.queueGrace(s, s.disconnectedAtMs);
   }
 
   /** The grace period of a session whose last socket dropped at `fromMs`. */
   queueGrace(s: LiveSession, fromMs: number): void {
-    this.queue.push({
-      at: fromMs + this.deps.options.gracePeriodMs,
-      wallet: s.wallet,
-      id: s.id,
-      kind: 'grace',
-    });
+    this.queue.push({ at: fromMs + this.deps.options.gracePeriodMs, session: s, kind: 'grace' });
   }
 
   /** Stops running a session: its watches end and its queued work is skipped. */
   remove(s: LiveSession): void {
-    this.sessions.delete(s.wallet);
+    if (this.sessions.get(s.wallet) === s) {
+      this.sessions.delete(s.wallet);
+      if (this.connections.has(s.wallet)) this.idle.add(s.wallet);
+    }
+    s.running = false;
     for (const unwatch of s.unwatch) unwatch();
   }
 

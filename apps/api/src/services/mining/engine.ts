@@ -38,6 +38,7 @@ export type {
   StartResult,
   SessionFigures,
   SessionStopped,
+  UpdateOutlet,
 } from './types.ts';
 
 export class MiningEngine {

@@ -28,7 +28,7 @@ export async function sweep(ctx: EngineContext): Promise<number> {
   const { lease, events, logger } = ctx.deps;
   // After a database outage the lease has lapsed: re-take it before taking anything over.
   if (lease && !lease.held) await lease.renew();
-  await adoptFor(ctx, ctx.connections.keys());
+  await adoptFor(ctx, ctx.idle);
   if (lease && !lease.mayCloseOrphans) return 0;
   // Their streamers reconnect to an instance that has started: until this one has been up for the grace
   // period, a session another instance left (a crash, a restart, a deploy) is still waiting for its socket.
@@ -65,8 +65,7 @@ export async function sweep(ctx: EngineContext): Promise<number> {
  * (100 a request), and the sessions resumed side by side, not one round trip after another.
  */
 export async function adoptFor(ctx: EngineContext, wallets: Iterable<string>): Promise<void> {
-  // Only wallets with no session here, running or starting, can have one to take over (the sweep passes every
-  // connected wallet: at 10,000 live sessions, copying them all each sweep was most of its work).
+  // Only wallets with no session here, running or starting, can have one to take over.
   const free: string[] = [];
   for (const w of wallets) if (!ctx.sessions.has(w) && !ctx.starting.has(w)) free.push(w);
   const rows = await ctx.store.adopt(free);

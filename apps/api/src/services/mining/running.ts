@@ -45,6 +45,7 @@ export class EngineLoops {
     await Promise.allSettled([...ctx.inFlight, ctx.writes.flushing, ctx.revalidation.running]);
     const now = ctx.nowMs();
     for (const s of ctx.sessions.values()) {
+      s.running = false;
       for (const unwatch of s.unwatch) unwatch();
       queueCheckpoint(ctx, checkpointOf(s, now));
     }

@@ -5,6 +5,7 @@ import type { CatalogTier } from '../tiers/catalog.ts';
 import { type AccrualState, creditedUntil, minedUntil } from './accrual.ts';
 import { dailyCapAt } from './daily.ts';
 import type { Checkpoint } from './store.ts';
+import type { UpdateOutlet } from './types.ts';
 
 export interface LiveSession extends AccrualState {
   id: number;
@@ -23,10 +24,17 @@ export interface LiveSession extends AccrualState {
   nextUpdateAtMs: number;
   nextCheckpointAtMs: number;
   unwatch: Array<() => void>;
+  /**
+   * Whether this instance runs it now (set by EngineContext's add and remove): the queue's work on a session
+   * that ended, was dropped or replaced is skipped without a lookup by wallet.
+   */
+  running: boolean;
+  /** Where its updates go (the socket layer's, kept between updates: EngineEvents.outlet). */
+  outlet?: UpdateOutlet | undefined;
 }
 
 /** Work due on a session at a moment (the engine's queue). */
-export type Due = { at: number; wallet: string; id: number; kind: 'update' | 'checkpoint' | 'end' | 'grace' };
+export type Due = { at: number; session: LiveSession; kind: 'update' | 'checkpoint' | 'end' | 'grace' };
 
 export interface SessionFacts {
   id: number;
@@ -75,6 +83,8 @@ export function buildSession(f: SessionFacts, t: SessionTimes): LiveSession {
     nextCheckpointAtMs: t.nowMs + t.checkpointIntervalMs,
     disconnectedAtMs: t.connected ? null : t.nowMs,
     unwatch: [],
+    running: false,
+    outlet: undefined,
   };
 }
 

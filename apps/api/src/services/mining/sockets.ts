@@ -21,7 +21,10 @@ export class SocketCounter {
     const session = sessions.get(wallet);
     if (session?.disconnectedAtMs != null) session.disconnectedAtMs = null;
     // Its session may be one a departed instance released: take it over now rather than at the next sweep.
-    if (!session) this.adoptSoon(wallet);
+    if (!session) {
+      this.ctx.idle.add(wallet);
+      this.adoptSoon(wallet);
+    }
   }
 
   /** The wallet's last socket dropped: its session ends after the grace period unless it reconnects. */
@@ -33,6 +36,7 @@ export class SocketCounter {
       return;
     }
     connections.delete(wallet);
+    this.ctx.idle.delete(wallet);
     const session = sessions.get(wallet);
     if (!session) return;
     const now = this.ctx.nowMs();

@@ -80,9 +80,21 @@ export type SessionControlAnswer =
   | { outcome: 'refused'; code: ErrorCode; message: string; details: ErrorDetails };
 
 /** What the engine tells a wallet (all its sockets), and how it reaches other instances. */
+/**
+ * Where a live session's updates go without a lookup each time: the wallet's sockets here, as the socket
+ * layer holds them. A session keeps its outlet between updates and asks for a new one once it is closed.
+ */
+export interface UpdateOutlet {
+  /** False once the wallet's last socket here has gone (a reconnecting socket gets a new outlet). */
+  readonly open: boolean;
+  update(figures: SessionFigures): void;
+}
+
 export interface EngineEvents {
   /** The live session's figures, every update interval while a socket of the wallet is connected. */
   update(wallet: string, figures: SessionFigures): void;
+  /** The wallet's sockets here as an outlet for its updates (undefined: none here; `update` is used). */
+  outlet?(wallet: string): UpdateOutlet | undefined;
   /** The session ended and was credited. */
   stopped(wallet: string, stopped: SessionStopped): void;
   /** The session ended at its 10-day boundary: the rate due now. */
