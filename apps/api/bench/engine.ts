@@ -174,7 +174,10 @@ console.log(
 );
 // BENCH_SKIP_BARE=1 / BENCH_SKIP_ENGINE=1: one server alone (its figures in both columns).
 const engine = process.env.BENCH_SKIP_ENGINE === '1' ? await scenario(true) : await scenario(false);
-const bareRun = process.env.BENCH_SKIP_BARE === '1' || process.env.BENCH_SKIP_ENGINE === '1' ? engine : await scenario(true);
+const bareRun =
+  process.env.BENCH_SKIP_BARE === '1' || process.env.BENCH_SKIP_ENGINE === '1'
+    ? engine
+    : await scenario(true);
 const row = (label: string, a: string, b: string) =>
   console.log(`  ${label.padEnd(44)}${a.padStart(16)}${b.padStart(16)}`);
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
