@@ -43,48 +43,63 @@ function replier(args: unknown[]): (answer: Ack<unknown>) => void {
   return typeof ack === 'function' ? (answer) => ack(answer) : () => {};
 }
 
+/** A client event's listener, shared by every socket: Socket.IO calls it with the socket as `this`. */
+export type SocketListener = readonly [
+  ClientEventName,
+  (this: AppSocket, ...args: unknown[]) => Promise<void>,
+];
+
 /**
- * Registers `handler` for `event`. A refusal (a DomainError, the database away) is told with the event
- * socket/refusals.ts names; any other error is logged and answered with a generic `error`.
+ * The listener of `event`, made once for all sockets (per-socket closures for each event were most of what
+ * a connected socket held beyond Socket.IO's own). A refusal (a DomainError, the database away) is told
+ * with the event socket/refusals.ts names; any other error is logged and answered with a generic `error`.
  */
-export function handle<E extends ClientEventName>(
-  socket: AppSocket,
+export function listener<E extends ClientEventName>(
   logger: Logger,
   event: E,
-  handler: (payload: ClientEventPayload<E>, wallet: string) => Promise<Answer<E>>,
-): void {
-  const name: ClientEventName = event;
-  socket.on(name, async (...args: unknown[]) => {
-    const reply = replier(args);
-    const refuse = (message: string) => {
-      socket.emit('error', { message, event });
-      reply({ error: message });
-    };
-    const raw = typeof args[0] === 'function' ? undefined : args[0];
-    const parsed = clientEvents[event].safeParse(raw ?? {});
-    if (!parsed.success) {
-      refuse(validationMessage(parsed.error));
-      return;
-    }
-    const wallet = socket.data.wallet;
-    const named = namedWallet(parsed.data);
-    if (named !== undefined && named !== wallet) {
-      refuse(SERVER_MESSAGES.walletMismatch);
-      return;
-    }
-    try {
-      reply({ data: await handler(parsed.data as ClientEventPayload<E>, wallet) });
-    } catch (err) {
-      const refusal = refusalOf(err, event);
-      if (!refusal) {
-        logger.error({ err, event }, 'socket handler failed');
-        refuse(SERVER_MESSAGES.socketError);
+  handler: (payload: ClientEventPayload<E>, wallet: string, socket: AppSocket) => Promise<Answer<E>>,
+): SocketListener {
+  return [
+    event,
+    async function (this: AppSocket, ...args: unknown[]) {
+      const reply = replier(args);
+      const refuse = (message: string) => {
+        this.emit('error', { message, event });
+        reply({ error: message });
+      };
+      const raw = typeof args[0] === 'function' ? undefined : args[0];
+      const parsed = clientEvents[event].safeParse(raw ?? {});
+      if (!parsed.success) {
+        refuse(validationMessage(parsed.error));
         return;
       }
-      if (isDatabaseUnavailable(err))
-        logger.warn({ err, event }, 'socket event refused: database unavailable');
-      tell(socket, refusal, event);
-      reply({ error: refusal.message });
-    }
-  });
+      const wallet = this.data.wallet;
+      const named = namedWallet(parsed.data);
+      if (named !== undefined && named !== wallet) {
+        refuse(SERVER_MESSAGES.walletMismatch);
+        return;
+      }
+      try {
+        reply({ data: await handler(parsed.data as ClientEventPayload<E>, wallet, this) });
+      } catch (err) {
+        const refusal = refusalOf(err, event);
+        if (!refusal) {
+          logger.error({ err, event }, 'socket handler failed');
+          refuse(SERVER_MESSAGES.socketError);
+          return;
+        }
+        if (isDatabaseUnavailable(err))
+          logger.warn({ err, event }, 'socket event refused: database unavailable');
+        tell(this, refusal, event);
+        reply({ error: refusal.message });
+      }
+    },
+  ];
+}
+
+/** Listens to every client event on `socket` with the shared listeners. */
+export function listen(socket: AppSocket, listeners: readonly SocketListener[]): void {
+  // Socket.IO's typed `on` takes one known event with its own signature; these are checked by `listener`.
+  const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => unknown) => void;
+  for (const [event, fn] of listeners) on(event, fn as (...args: unknown[]) => unknown);
 }

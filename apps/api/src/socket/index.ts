@@ -14,12 +14,13 @@ import type { AppServer, AppSocket } from './contract.ts';
 import type { WalletEvents } from './engine-events.ts';
 import { walletRoom } from './rooms.ts';
 import { KeyedBuckets, TokenBucket } from './limits.ts';
-import { registerMining } from './mining.ts';
+import { listen } from './events.ts';
+import { miningListeners } from './mining.ts';
 import { WalletOutlets } from './outlets.ts';
 import { socketsIfOnlyHere } from './redis-adapter.ts';
-import { registerRewards } from './rewards.ts';
-import { registerRooms } from './platform-rooms.ts';
-import { registerTiers } from './tiers.ts';
+import { rewardListeners } from './rewards.ts';
+import { roomListeners } from './platform-rooms.ts';
+import { tierListeners } from './tiers.ts';
 
 /** setTimeout's longest delay; a token valid longer is checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -139,6 +140,13 @@ function closeAtExpiry(socket: AppSocket, deps: SocketDeps): void {
 export function registerMiningSockets(io: AppServer, services: Services, deps: SocketDeps): void {
   const { logger } = deps;
   const perWallet = new KeyedBuckets(deps.config.sockets.walletEvents);
+  // Made once, shared by every socket (each is called with its socket).
+  const listeners = [
+    ...roomListeners(services, logger),
+    ...miningListeners(services, logger),
+    ...tierListeners(services, logger),
+    ...rewardListeners(services, logger),
+  ];
   io.on(SESSION_CONTROL, (owner, request, ack) => {
     services.engine
       .controlForwarded(owner, request)
@@ -155,9 +163,6 @@ export function registerMiningSockets(io: AppServer, services: Services, deps: S
     void socket.join(walletRoom(wallet));
     services.engine.socketConnected(wallet);
     socket.on('disconnect', () => services.engine.socketDisconnected(wallet));
-    registerRooms(socket, services, logger);
-    registerMining(socket, services, logger);
-    registerTiers(socket, services, logger);
-    registerRewards(socket, services, logger);
+    listen(socket, listeners);
   });
 }

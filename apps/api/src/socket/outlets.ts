@@ -1,4 +1,4 @@
-// A wallet's sockets on this instance, held for its live session's updates (docs/architecture.md#the-engine-at-10000-live-sessions).
+// A wallet's sockets on this instance, held for its live session's updates (docs/engine.md#a-sessions-life).
 // The engine sends every live wallet an update each interval; looking its room up by name each time (a new
 // string, hashed, then the room's socket ids, then each socket by id) was a tenth of its own time per
 // update at 10,000 sessions. A session keeps its wallet's outlet instead, until the wallet's last socket
