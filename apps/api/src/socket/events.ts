@@ -100,6 +100,6 @@ export function listener<E extends ClientEventName>(
 /** Listens to every client event on `socket` with the shared listeners. */
 export function listen(socket: AppSocket, listeners: readonly SocketListener[]): void {
   // Socket.IO's typed `on` takes one known event with its own signature; these are checked by `listener`.
-  const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => unknown) => void;
-  for (const [event, fn] of listeners) on(event, fn as (...args: unknown[]) => unknown);
+  const on = socket.on as unknown as (this: AppSocket, event: string, fn: SocketListener[1]) => void;
+  for (const [event, fn] of listeners) on.call(socket, event, fn);
 }

@@ -3,7 +3,7 @@
 // client receives them whichever instance holds its socket. The sharded adapter over Redis 7's sharded
 // Pub/Sub, with a channel per room subscribed only by the instances that have sockets in it: an instance
 // receives the events of its own clients, not every instance's, so adding instances adds capacity.
-// A room whose sockets are all on this instance can skip Redis altogether: `onlyHere` says so, from Redis's own
+// A room whose sockets are all on this instance can skip Redis altogether: `allHere` says so, from Redis's own
 // count of the room channel's subscribers (see RoomPresence).
 import { performance } from 'node:perf_hooks';
 import { createShardedAdapter } from '@socket.io/redis-adapter';
@@ -24,24 +24,20 @@ type Adapter = Namespace['adapter'];
 const presences = new WeakMap<Adapter, RoomPresence>();
 
 /**
- * Whether every socket in `room` is on this instance, as of a lookup at most PRESENCE_MAX_AGE_MS old: then a
- * broadcast to it can go to them directly (`io.local`) instead of through Redis. False when unknown (no
- * Redis adapter, no lookup yet, a subscription in flight) and when the room has no socket here.
- */
-export function onlyHere(io: Server, room: string): boolean {
-  return presences.get(io.sockets.adapter)?.onlyHere(room) ?? false;
-}
-
-/**
- * The sockets of `room` on this instance when they are all of its sockets: with no Redis adapter (one
- * instance) always, else when `onlyHere` says so; undefined when a broadcast must go through the adapter.
+ * The sockets of `room` on this instance when they are all of its sockets (`allHere`); undefined when a
+ * broadcast must go through the adapter.
  */
 export function socketsIfOnlyHere(io: Server, room: string): ReadonlySet<string> | undefined {
   if (!allHere(io, room)) return undefined;
   return io.sockets.adapter.rooms.get(room) ?? new Set();
 }
 
-/** Whether a broadcast to `room` can go to its sockets here directly: always without a Redis adapter. */
+/**
+ * Whether every socket in `room` is on this instance, so a broadcast to it can go to them directly instead of
+ * through Redis: always with no Redis adapter (one instance); with one, as of a lookup at most
+ * PRESENCE_MAX_AGE_MS old, and false when unknown (no lookup yet, a subscription in flight) or when the room
+ * has no socket here.
+ */
 export function allHere(io: Server, room: string): boolean {
   return presences.get(io.sockets.adapter)?.onlyHere(room) ?? true;
 }

@@ -79,7 +79,6 @@ export type SessionControlAnswer =
   | { outcome: 'view'; view: LiveViewWire }
   | { outcome: 'refused'; code: ErrorCode; message: string; details: ErrorDetails };
 
-/** What the engine tells a wallet (all its sockets), and how it reaches other instances. */
 /**
  * Where a live session's updates go without a lookup each time: the wallet's sockets here, as the socket
  * layer holds them. A session keeps its outlet between updates and asks for a new one once it is closed.
@@ -90,6 +89,7 @@ export interface UpdateOutlet {
   update(figures: SessionFigures): void;
 }
 
+/** What the engine tells a wallet (all its sockets), and how it reaches other instances. */
 export interface EngineEvents {
   /** The live session's figures, every update interval while a socket of the wallet is connected. */
   update(wallet: string, figures: SessionFigures): void;
