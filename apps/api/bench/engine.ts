@@ -8,7 +8,8 @@
 //   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2,
 //                        BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers over the measured window,
 //                        with BENCH_HEAP_SNAPSHOT=1 their heap snapshots after it, with BENCH_ALLOCATIONS=1
-//                        the window's allocations by call site, collected ones too, as .heapprofile;
+//                        the window's allocations by call site, collected ones too, as .heapprofile
+//                        (BENCH_ALLOCATIONS=promoted: only those that outlived the young generation);
 //                        BENCH_PERF=<dir>: Linux perf samples of both servers over the window, the kernel's
 //                        side included, as <dir>/engine-N.perf.data; add BENCH_NODE_FLAGS=--perf-basic-prof
 //                        for JavaScript's frame names)

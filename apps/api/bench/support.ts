@@ -167,18 +167,21 @@ export async function answerProfiling(): Promise<void> {
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
       // BENCH_ALLOCATIONS=1: where the window's allocations come from, those already collected too (the
-      // garbage that decides how often V8 collects and how far it grows the heap).
-      if (process.env.BENCH_ALLOCATIONS === '1')
+      // garbage that decides how often V8 collects and how far it grows the heap). BENCH_ALLOCATIONS=promoted:
+      // only those that outlived the young generation's collections (what fills the old one and makes the
+      // full collections).
+      const allocations = process.env.BENCH_ALLOCATIONS;
+      if (allocations === '1' || allocations === 'promoted')
         await profiler.post('HeapProfiler.startSampling', {
           samplingInterval: 32_768,
           includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
+          includeObjectsCollectedByMinorGC: allocations === '1',
         });
     }
     if (m.type === 'profile-stop') {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(m.file!, JSON.stringify(profile));
-      if (process.env.BENCH_ALLOCATIONS === '1') {
+      if (process.env.BENCH_ALLOCATIONS === '1' || process.env.BENCH_ALLOCATIONS === 'promoted') {
         const { profile: allocations } = await profiler.post('HeapProfiler.stopSampling');
         writeFileSync(m.file!.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(allocations));
       }

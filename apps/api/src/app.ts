@@ -21,6 +21,7 @@ import { faucetNotFound } from './services/faucet.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { WalletEventListener } from './services/overlay/feed.ts';
 import { endAccessEverywhere } from './socket/access.ts';
+import { keepClientAddresses } from './socket/client-address.ts';
 import { socketHandshake } from './socket/handshake.ts';
 import { SharedSocketCounts, SocketCounts, type WalletSocketCounts } from './socket/limits.ts';
 import { engineEvents, tapWalletEvents } from './socket/engine-events.ts';
@@ -167,11 +168,12 @@ export function createApp(deps: AppDeps): App {
   const server = createServer(app);
   trackConnections(server);
   io.attach(server);
+  // Before any namespace's handshake: they limit by this address, and nothing needs the request after.
+  keepClientAddresses(io, app.get('trust proxy fn'));
   io.use(
     socketHandshake(deps, {
       access,
       counts: socketCounts,
-      trustProxy: app.get('trust proxy fn'),
       store: stores('handshakes'),
     }),
   );
@@ -179,7 +181,6 @@ export function createApp(deps: AppDeps): App {
   registerOverlaySockets(io, services.overlays, {
     ...deps,
     access,
-    trustProxy: app.get('trust proxy fn'),
     store: stores('overlay-handshakes'),
   });
   scrapedGauge(

@@ -133,6 +133,21 @@ describe('handshakes per client address', () => {
     expect('socket' in (await open(t, wallet, { 'x-forwarded-for': '203.0.113.7' }))).toBe(true);
   });
 
+  it('keeps no HTTP request per connection: the forwarded address is read once, at the connection’s start', async () => {
+    const t = await listening({ SOCKET_HANDSHAKES_PER_MINUTE: '1' });
+    const wallet = newWallet();
+    await grantAccess(t.prisma, wallet);
+    expect('socket' in (await open(t, wallet, { 'x-forwarded-for': '203.0.113.8' }))).toBe(true);
+    // The admitted socket holds no request (Socket.IO would keep it, headers and all, for the connection's
+    // life), yet the next handshake from that forwarded address is still counted against it.
+    const [admitted] = [...t.io.of('/').sockets.values()];
+    expect(admitted?.request).toBeNull();
+    expect(await open(t, wallet, { 'x-forwarded-for': '203.0.113.8' })).toEqual({
+      refused: { error: 'rate_limited', message: SERVER_MESSAGES.tooManyConnectionAttempts },
+    });
+    expect('socket' in (await open(t, wallet, { 'x-forwarded-for': '203.0.113.9' }))).toBe(true);
+  });
+
   it('counts an IPv6 client by its /56, as the REST limits do: rotating addresses in the block does not help', async () => {
     const t = await listening({ SOCKET_HANDSHAKES_PER_MINUTE: '3' });
     const wallet = newWallet();

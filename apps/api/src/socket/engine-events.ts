@@ -74,19 +74,32 @@ export function tapWalletEvents(
       ? {
           outlet(wallet: string): UpdateOutlet | undefined {
             const inner = outletOf(wallet);
-            if (!inner) return undefined;
-            return {
-              get open() {
-                return inner.open;
-              },
-              update(figures) {
-                inner.update(figures);
-                hear(wallet, 'mining-update', figures);
-              },
-            };
+            return inner && new HeardOutlet(inner, wallet, hear);
           },
         }
       : {}),
     ...relays(events),
   };
+}
+
+/**
+ * An outlet whose updates the listeners hear too. A class, not an object literal with a getter: each such
+ * literal got a hidden class of its own (its getter a closure of its own), and the engine's reads of
+ * `outlet.open` across 10,000 sessions went megamorphic (a tenth of its own samples in a perf profile).
+ */
+class HeardOutlet implements UpdateOutlet {
+  constructor(
+    private readonly inner: UpdateOutlet,
+    private readonly wallet: string,
+    private readonly hear: WalletEvents['toWallet'],
+  ) {}
+
+  get open(): boolean {
+    return this.inner.open;
+  }
+
+  update(figures: Parameters<UpdateOutlet['update']>[0]): void {
+    this.inner.update(figures);
+    this.hear(this.wallet, 'mining-update', figures);
+  }
 }

@@ -3,11 +3,11 @@
 // API's error message and whose `data` is `{ error, message }`. Event handlers behind it read the
 // wallet from `socket.data.wallet`, never from a payload.
 import { SERVER_MESSAGES } from '@strm/shared';
-import proxyaddr from 'proxy-addr';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../errors.ts';
 import { type AccessControl, accessRequired } from '../services/access.ts';
 import { verifyAuthTokenClaims } from '../services/auth/tokens.ts';
+import { clientAddress } from './client-address.ts';
 import type { AppSocket } from './contract.ts';
 import { connectRefusal } from './refusals.ts';
 import type { Store } from 'express-rate-limit';
@@ -34,8 +34,6 @@ export interface HandshakeGuards {
   access: AccessControl;
   /** Sockets per wallet (counted with the other instances through Redis, else here). */
   counts: WalletSocketCounts;
-  /** Express's compiled `trust proxy` (the client's address as the REST limits see it). */
-  trustProxy: (addr: string, i: number) => boolean;
   /** Where handshakes are counted with the other instances (REDIS_URL); else here. */
   store?: Store | undefined;
 }
@@ -50,7 +48,7 @@ export function socketHandshake(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
   const perAddress = addressLimiter(handshakesPerMinute, guards.store);
   return async (socket: AppSocket, next: (err?: Error) => void) => {
     try {
-      if (!(await perAddress.take(proxyaddr(socket.request, guards.trustProxy)))) {
+      if (!(await perAddress.take(clientAddress(socket)))) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const { wallet, expiresAtMs } = authenticateHandshake(deps, socket.handshake.auth);

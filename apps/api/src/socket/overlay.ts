@@ -10,7 +10,6 @@ import {
   type OverlayUpdate,
   SERVER_MESSAGES,
 } from '@strm/shared';
-import proxyaddr from 'proxy-addr';
 import type { Namespace, Socket } from 'socket.io';
 import type { Config } from '../config.ts';
 import { DomainError } from '../errors.ts';
@@ -22,6 +21,7 @@ import type { OverlayService } from '../services/overlay/index.ts';
 import type { Store } from 'express-rate-limit';
 import { addressLimiter, SocketCounts, TokenBucket } from './limits.ts';
 import { connectRefusal } from './refusals.ts';
+import { clientAddress } from './client-address.ts';
 import type { AppServer, InterServerEvents } from './contract.ts';
 import { overlayLinkRoom, overlayRoom } from './rooms.ts';
 
@@ -80,7 +80,6 @@ export function registerOverlaySockets(
     config: Pick<Config, 'sockets'>;
     logger: Logger;
     access: AccessControl;
-    trustProxy: (addr: string, i: number) => boolean;
     /** Where handshakes are counted with the other instances (REDIS_URL); else here. */
     store?: Store | undefined;
   },
@@ -91,7 +90,7 @@ export function registerOverlaySockets(
   const counts = new SocketCounts(OVERLAYS_PER_WALLET);
   nsp.use(async (socket, next) => {
     try {
-      if (!(await perAddress.take(proxyaddr(socket.request, deps.trustProxy)))) {
+      if (!(await perAddress.take(clientAddress(socket)))) {
         throw new DomainError('rate_limited', SERVER_MESSAGES.tooManyConnectionAttempts);
       }
       const opened = await service.openedBy(

@@ -20,7 +20,7 @@ export interface AccrualState {
   /** Set while no socket of the wallet is connected: the last moment one was. */
   disconnectedAtMs: number | null;
   /** The local day of the last figures (a cache: zone arithmetic is not free at thousands a second). */
-  day?: LocalDay;
+  day?: LocalDay | undefined;
 }
 
 /** The session's figures at a moment. */

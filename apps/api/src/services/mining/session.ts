@@ -82,6 +82,9 @@ export function buildSession(f: SessionFacts, t: SessionTimes): LiveSession {
     nextUpdateAtMs: t.firstUpdateAtMs,
     nextCheckpointAtMs: t.nowMs + t.checkpointIntervalMs,
     disconnectedAtMs: t.connected ? null : t.nowMs,
+    // Every field from the start, `day` and `outlet` too: a property added later gives the session another
+    // hidden class, and the engine's per-update reads of sessions of several shapes go megamorphic.
+    day: undefined,
     unwatch: [],
     running: false,
     outlet: undefined,
