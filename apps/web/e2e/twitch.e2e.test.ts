@@ -67,7 +67,15 @@ describe('a streamer on Twitch', () => {
     await page
       .getByTestId('tier-card-1')
       .getByRole('button', { name: 'Deactivate' })
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: 60_000 })
+      // When it never comes, say what the dashboard showed instead (an alert, a button still busy).
+      .catch(async (err: unknown) => {
+        const alerts = await page.getByRole('alert').allTextContents();
+        const card = await page.getByTestId('tier-card-1').textContent();
+        throw new Error(`no Deactivate after 60 s; alerts: ${JSON.stringify(alerts)}; card: ${card}`, {
+          cause: err,
+        });
+      });
     expect(await status()).toBe('Ready');
   });
 
