@@ -162,16 +162,16 @@ export async function answerProfiling(): Promise<void> {
   const { writeFileSync } = await import('node:fs');
   const profiler = new Session();
   profiler.connect();
+  // BENCH_ALLOCATIONS=1: where the window's allocations come from, those already collected too (the garbage
+  // that decides how often V8 collects and how far it grows the heap). BENCH_ALLOCATIONS=promoted: only those
+  // that outlived the young generation's collections (what fills the old one and makes the full collections).
+  const allocations = process.env.BENCH_ALLOCATIONS;
+  const sampling = allocations === '1' || allocations === 'promoted';
   process.on('message', async (m: { type: string; file?: string }) => {
     if (m.type === 'profile-start') {
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
-      // BENCH_ALLOCATIONS=1: where the window's allocations come from, those already collected too (the
-      // garbage that decides how often V8 collects and how far it grows the heap). BENCH_ALLOCATIONS=promoted:
-      // only those that outlived the young generation's collections (what fills the old one and makes the
-      // full collections).
-      const allocations = process.env.BENCH_ALLOCATIONS;
-      if (allocations === '1' || allocations === 'promoted')
+      if (sampling)
         await profiler.post('HeapProfiler.startSampling', {
           samplingInterval: 32_768,
           includeObjectsCollectedByMajorGC: true,
@@ -181,9 +181,9 @@ export async function answerProfiling(): Promise<void> {
     if (m.type === 'profile-stop') {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(m.file!, JSON.stringify(profile));
-      if (process.env.BENCH_ALLOCATIONS === '1' || process.env.BENCH_ALLOCATIONS === 'promoted') {
-        const { profile: allocations } = await profiler.post('HeapProfiler.stopSampling');
-        writeFileSync(m.file!.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(allocations));
+      if (sampling) {
+        const { profile: sampled } = await profiler.post('HeapProfiler.stopSampling');
+        writeFileSync(m.file!.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(sampled));
       }
       process.send?.({ type: 'profile-stop' });
     }

@@ -17,3 +17,23 @@ export async function gotoWithEmptyStorage(page: Page, url: string): Promise<voi
   });
   await page.goto(url);
 }
+
+/**
+ * Clicks the tier card's Activate and waits (60 s: the wallet signs, the chain confirms, the server checks)
+ * for its Deactivate; when that never comes, the failure says what the dashboard showed instead (its alerts,
+ * the card, e.g. still "Processing...").
+ */
+export async function activateFromDashboard(page: Page, order: number): Promise<void> {
+  const card = page.getByTestId(`tier-card-${order}`);
+  await card.getByRole('button', { name: 'Activate' }).click();
+  await card
+    .getByRole('button', { name: 'Deactivate' })
+    .waitFor({ timeout: 60_000 })
+    .catch(async (err: unknown) => {
+      const alerts = await page.getByRole('alert').allTextContents();
+      throw new Error(
+        `no Deactivate after 60 s; alerts: ${JSON.stringify(alerts)}; card: ${await card.textContent()}`,
+        { cause: err },
+      );
+    });
+}

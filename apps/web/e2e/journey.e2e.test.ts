@@ -8,7 +8,7 @@ import { installPhantomTestProvider } from '@strm/testing/phantom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, signInAs } from './api-client.ts';
 import { screenshot, seriousA11yViolations, VIEWPORTS } from './artifacts.ts';
-import { launchChromium } from './browser.ts';
+import { activateFromDashboard, launchChromium } from './browser.ts';
 import { type Product, startProduct } from './product.ts';
 
 const admin = Keypair.generate();
@@ -96,11 +96,7 @@ describe('a streamer from a new wallet to collected rewards', () => {
 
   it('activates Tier 1: the wallet signs, the deposit leaves the wallet on chain', async () => {
     const before = await onChainUnits();
-    await page.getByTestId('tier-card-1').getByRole('button', { name: 'Activate' }).click();
-    await page
-      .getByTestId('tier-card-1')
-      .getByRole('button', { name: 'Deactivate' })
-      .waitFor({ timeout: 60_000 });
+    await activateFromDashboard(page, 1);
     await page.locator('header').getByText('Tier 1', { exact: true }).waitFor();
     expect(await status()).toBe('Ready');
     expect(before - (await onChainUnits())).toBe(1000n * 1_000_000n);

@@ -8,7 +8,7 @@ import { installPhantomTestProvider } from '@strm/testing/phantom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, signInAs } from './api-client.ts';
 import { screenshot, seriousA11yViolations } from './artifacts.ts';
-import { launchChromium } from './browser.ts';
+import { activateFromDashboard, launchChromium } from './browser.ts';
 import { type Product, startProduct } from './product.ts';
 
 const POLL_MS = 1000;
@@ -63,19 +63,7 @@ describe('a streamer on Twitch', () => {
     await installPhantomTestProvider(page, { keypair: user, rpcUrl: product.rpcUrl });
     await page.goto(product.url);
     await page.getByRole('button', { name: 'Connect Wallet' }).click();
-    await page.getByTestId('tier-card-1').getByRole('button', { name: 'Activate' }).click();
-    await page
-      .getByTestId('tier-card-1')
-      .getByRole('button', { name: 'Deactivate' })
-      .waitFor({ timeout: 60_000 })
-      // When it never comes, say what the dashboard showed instead (an alert, a button still busy).
-      .catch(async (err: unknown) => {
-        const alerts = await page.getByRole('alert').allTextContents();
-        const card = await page.getByTestId('tier-card-1').textContent();
-        throw new Error(`no Deactivate after 60 s; alerts: ${JSON.stringify(alerts)}; card: ${card}`, {
-          cause: err,
-        });
-      });
+    await activateFromDashboard(page, 1);
     expect(await status()).toBe('Ready');
   });
 
