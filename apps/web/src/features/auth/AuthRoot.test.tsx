@@ -74,10 +74,12 @@ async function renderRoot() {
   const { ConnectButton } = await import('./components/ConnectButton.tsx');
   const { useAuth } = await import('./context.ts');
   const { ToastProvider } = await import('../../components/ui/index.ts');
-  const { useState } = await import('react');
+  const { useRef, useState } = await import('react');
   function Probe() {
     const auth = useAuth();
     const [sent, setSent] = useState('');
+    // A transaction built across awaits calls the sendTransaction of the state it started with.
+    const kept = useRef(auth.sendTransaction);
     return (
       <>
         <p data-testid="status">{auth.status}</p>
@@ -89,6 +91,20 @@ async function renderRoot() {
           onClick={() => void auth.sendTransaction({} as never, {} as never).then(setSent)}
         >
           Send
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            kept.current = auth.sendTransaction;
+          }}
+        >
+          Keep
+        </button>
+        <button
+          type="button"
+          onClick={() => void kept.current({} as never, {} as never).then((sig) => setSent(`kept ${sig}`))}
+        >
+          Send kept
         </button>
       </>
     );
@@ -188,6 +204,29 @@ describe('AuthRoot', () => {
     await act(async () => wallet.release());
     await vi.waitFor(() => expect(screen.getByTestId('sent').textContent).toBe('sig'));
     expect(status()).toBe('authenticated');
+  });
+
+  it("a transaction begun on the first sign-in's state reaches the adapter that took over meanwhile", async () => {
+    injectPhantom(connected);
+    fakeApi({
+      'GET /nonce': () => ({
+        body: { nonce: 'n1', message: 'Sign in n1', expiresAt: '2030-01-01T00:00:00.000Z' },
+      }),
+      'POST /authenticate': () => ({ body: { token: 'T1' } }),
+    });
+    wallet.outcome = 'signed-in';
+    await renderRoot();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }));
+    await vi.waitFor(() => expect(status()).toBe('authenticated'));
+    // The dashboard starts an activation with the first sign-in's state; while its instructions are built the
+    // adapter loads and takes over (here: through another transaction), and only then does it ask to send.
+    fireEvent.click(screen.getByRole('button', { name: 'Keep' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(wallet.loads).toBe(1));
+    await act(async () => wallet.release());
+    await vi.waitFor(() => expect(screen.getByTestId('sent').textContent).toBe('sig'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send kept' }));
+    await vi.waitFor(() => expect(screen.getByTestId('sent').textContent).toBe('kept sig'));
   });
 
   it('declining the connection in Phantom cancels quietly', async () => {

@@ -44,6 +44,18 @@ interface FirstSignIn {
 const handingOver = (session: AuthState) =>
   session.status === 'restoring' || session.status === 'loading' || session.status === 'connecting';
 
+/** A transaction waiting for the adapter's session. */
+interface Waiting {
+  resolve(session: AuthState): void;
+  reject(err: unknown): void;
+}
+
+/** Sends a waiting transaction on to the adapter's session, or fails it when that session lost the wallet. */
+function handTo(session: AuthState, w: Waiting): void {
+  if (session.status === 'authenticated') w.resolve(session);
+  else w.reject(new Error('The wallet is no longer connected'));
+}
+
 export function AuthRoot({ children }: { children: ReactNode }) {
   const [returning] = useState(() => localStorage.getItem(WALLET_STORAGE_KEY) !== null);
   const [requested, setRequested] = useState(returning);
@@ -53,7 +65,11 @@ export function AuthRoot({ children }: { children: ReactNode }) {
   // The visitor's Connect press, answered when the first connection attempt settles.
   const pending = useRef<{ resolve(): void; reject(err: unknown): void } | null>(null);
   // Transactions asked for before the adapter's session took over a first sign-in.
-  const waiting = useRef<Array<{ resolve(session: AuthState): void; reject(err: unknown): void }>>([]);
+  const waiting = useRef<Array<Waiting>>([]);
+  // The adapter's session once it has taken over (null before): a transaction asked for through the first
+  // sign-in's state after that (its instructions built across awaits while the adapter took over) goes to it
+  // at once; pushed on `waiting` then, nothing would ever answer it.
+  const adapter = useRef<AuthState | null>(null);
   const loading = useRef(false);
 
   const load = useCallback(() => {
@@ -138,12 +154,10 @@ export function AuthRoot({ children }: { children: ReactNode }) {
   // Once the adapter's session has the wallet again (or has lost it) it is the session: the transactions that
   // waited for it go to it (or fail if it lost the wallet).
   useEffect(() => {
-    if (!session || handingOver(session)) return;
+    adapter.current = session && !handingOver(session) ? session : null;
+    if (!adapter.current) return;
     setFirst(null);
-    for (const w of waiting.current.splice(0)) {
-      if (session.status === 'authenticated') w.resolve(session);
-      else w.reject(new Error('The wallet is no longer connected'));
-    }
+    for (const w of waiting.current.splice(0)) handTo(adapter.current, w);
   }, [session]);
 
   const start = useMemo<SessionStart>(
@@ -170,8 +184,11 @@ export function AuthRoot({ children }: { children: ReactNode }) {
         disconnect: async () => (await loadSignIn()).signOut(() => phantom.disconnect()),
         sendTransaction: (tx, connection) =>
           new Promise<AuthState>((resolve, reject) => {
-            waiting.current.push({ resolve, reject });
-            load();
+            if (adapter.current) handTo(adapter.current, { resolve, reject });
+            else {
+              waiting.current.push({ resolve, reject });
+              load();
+            }
           }).then((loaded) => loaded.sendTransaction(tx, connection)),
       };
     }
