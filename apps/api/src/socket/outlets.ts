@@ -5,6 +5,7 @@
 // here goes.
 import type { SessionFigures, UpdateOutlet } from '../services/mining/engine.ts';
 import type { AppServer, AppSocket } from './contract.ts';
+import { encodeEvent } from './encoded-event.ts';
 import { allHere } from './redis-adapter.ts';
 import { walletRoom } from './rooms.ts';
 
@@ -26,8 +27,10 @@ class WalletOutlet implements UpdateOutlet {
       this.io.to(this.room).emit('mining-update', figures);
       return;
     }
-    // Each socket emits it itself, as a bare server would: no broadcast operator, adapter pass or room filter.
-    for (const socket of this.sockets) socket.emit('mining-update', figures);
+    // Encoded once and written to each socket as it is: no broadcast operator, adapter pass or room filter,
+    // and not Socket.IO's per-socket encoding either.
+    const encoded = encodeEvent('mining-update', figures);
+    for (const socket of this.sockets) encoded.writeTo(socket);
   }
 }
 

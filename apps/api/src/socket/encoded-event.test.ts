@@ -1,0 +1,70 @@
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { io as connect } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { AppServer, AppSocket } from './contract.ts';
+import { encodeEvent } from './encoded-event.ts';
+
+const figures = {
+  duration: 65,
+  minedAmount: 0.036111,
+  miningRate: 2,
+  platform: 'twitch' as const,
+  currentDailyDuration: 3_665,
+};
+
+let server: AppServer | undefined;
+afterEach(() => {
+  server?.close();
+  server = undefined;
+});
+
+/** A Socket.IO server whose sockets get `send` on connecting; its port. */
+async function serve(send: (socket: AppSocket) => void): Promise<number> {
+  server = new Server() as AppServer;
+  server.on('connection', send);
+  server.listen(0);
+  return (server.httpServer.address() as AddressInfo).port;
+}
+
+/** The WebSocket messages a raw client receives after joining the default namespace, `count` of them. */
+async function rawMessages(port: number, count: number): Promise<string[]> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`);
+  const messages: string[] = [];
+  const done = new Promise<void>((resolve) => {
+    ws.on('message', (data) => {
+      const text = String(data);
+      if (text.startsWith('0'))
+        ws.send('40'); // Engine.IO's open: join the default namespace.
+      else if (!text.startsWith('40')) messages.push(text);
+      if (messages.length === count) resolve();
+    });
+  });
+  await done;
+  ws.close();
+  return messages;
+}
+
+describe('an event encoded once for several sockets', () => {
+  it('reaches a WebSocket client as the very bytes socket.emit sends', async () => {
+    const port = await serve((socket) => {
+      socket.emit('mining-update', figures);
+      encodeEvent('mining-update', figures).writeTo(socket);
+    });
+    const [emitted, written] = await rawMessages(port, 2);
+    expect(written).toBe(emitted);
+    expect(JSON.parse(String(written).slice(2))).toEqual(['mining-update', figures]);
+  });
+
+  it('reaches a Socket.IO client on WebSocket or long-polling as the event and payload', async () => {
+    const encoded = encodeEvent('mining-update', figures);
+    const port = await serve((socket) => encoded.writeTo(socket));
+    for (const transports of [['websocket'], ['polling']] as const) {
+      const client = connect(`http://127.0.0.1:${port}`, { transports: [...transports], forceNew: true });
+      const payload = await new Promise((resolve) => client.once('mining-update', resolve));
+      client.close();
+      expect(payload, transports[0]).toEqual(figures);
+    }
+  });
+});
