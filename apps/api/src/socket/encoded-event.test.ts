@@ -57,6 +57,22 @@ describe('an event encoded once for several sockets', () => {
     expect(JSON.parse(String(written).slice(2))).toEqual(['mining-update', figures]);
   });
 
+  it('is framed as socket.emit frames it at every length, in UTF-8', async () => {
+    // 2-byte, 16-bit and 64-bit frame lengths; 'é' is two bytes.
+    const messages = ['ok', 'é'.repeat(100), `${'x'.repeat(70_000)}é`];
+    const port = await serve((socket) => {
+      for (const message of messages) {
+        socket.emit('error', { message });
+        encodeEvent('error', { message }).writeTo(socket);
+      }
+    });
+    const received = await rawMessages(port, messages.length * 2);
+    for (let i = 0; i < messages.length; i++) {
+      expect(received[2 * i + 1]).toBe(received[2 * i]);
+      expect(JSON.parse(String(received[2 * i + 1]).slice(2))).toEqual(['error', { message: messages[i] }]);
+    }
+  });
+
   it('reaches a Socket.IO client on WebSocket or long-polling as the event and payload', async () => {
     const encoded = encodeEvent('mining-update', figures);
     const port = await serve((socket) => encoded.writeTo(socket));
