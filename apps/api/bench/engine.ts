@@ -7,7 +7,8 @@
 // clients.
 //   pnpm bench:engine   (BENCH_STREAMERS=10000, BENCH_SECONDS=60, BENCH_CLIENT_PROCESSES=2,
 //                        BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers over the measured window,
-//                        with BENCH_HEAP_SNAPSHOT=1 their heap snapshots after it, with BENCH_ALLOCATIONS=1
+//                        with BENCH_HEAP_SNAPSHOT=1 their heap snapshots after it (=2: a second
+//                        one an update interval later, to diff), with BENCH_ALLOCATIONS=1
 //                        the window's allocations by call site, collected ones too, as .heapprofile
 //                        (BENCH_ALLOCATIONS=promoted: only those that outlived the young generation);
 //                        BENCH_PERF=<dir>: Linux perf samples of both servers over the window, the kernel's
@@ -107,11 +108,15 @@ async function scenario(bare: boolean) {
     await written;
   }
   const rss = rssMb(server.pid!);
-  if (profileDir && process.env.BENCH_HEAP_SNAPSHOT === '1') {
+  // BENCH_HEAP_SNAPSHOT=2: a second one an update interval later, to diff: what is new in it and still alive
+  // is what an update leaves until the next one (what the young generation promotes).
+  const snapshots = profileDir ? Number(process.env.BENCH_HEAP_SNAPSHOT ?? 0) : 0;
+  for (let i = 0; i < snapshots; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, intervalMs));
     const written = nextMessage(server, 'heap-snapshot');
     server.send({
       type: 'heap-snapshot',
-      file: join(profileDir, `${bare ? 'bare' : 'engine'}-${count}.heapsnapshot`),
+      file: join(profileDir!, `${bare ? 'bare' : 'engine'}-${count}${i ? `-${i + 1}` : ''}.heapsnapshot`),
     });
     await written;
   }
