@@ -42,9 +42,16 @@ export class StreamerStore {
     });
   }
 
-  /** Every platform account of these wallets (one query). */
+  /**
+   * Every platform account of these wallets (one query), with what a live session's check needs of it: the
+   * engine reads thousands each checkpoint batch and holds them while the chain is read beside it, long
+   * enough for V8 to promote them; whole rows brought three Dates each (docs/benchmarks.md#mining-engine).
+   */
   accountsOf(wallets: readonly string[]) {
-    return this.prisma.platformAccount.findMany({ where: { wallet: { in: [...wallets] } } });
+    return this.prisma.platformAccount.findMany({
+      where: { wallet: { in: [...wallets] } },
+      select: { wallet: true, platform: true, isVerified: true, username: true, externalId: true },
+    });
   }
 
   /** A verified account on the platform with this username (any case) of another wallet. */
