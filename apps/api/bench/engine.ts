@@ -110,13 +110,13 @@ async function scenario(bare: boolean) {
   const rss = rssMb(server.pid!);
   // BENCH_HEAP_SNAPSHOT=2: a second one an update interval later, to diff: what is new in it and still alive
   // is what an update leaves until the next one (what the young generation promotes).
-  const snapshots = profileDir ? Number(process.env.BENCH_HEAP_SNAPSHOT ?? 0) : 0;
-  for (let i = 0; i < snapshots; i++) {
+  const snapshots = Number(process.env.BENCH_HEAP_SNAPSHOT ?? 0);
+  for (let i = 0; profileDir && i < snapshots; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, intervalMs));
     const written = nextMessage(server, 'heap-snapshot');
     server.send({
       type: 'heap-snapshot',
-      file: join(profileDir!, `${bare ? 'bare' : 'engine'}-${count}${i ? `-${i + 1}` : ''}.heapsnapshot`),
+      file: join(profileDir, `${bare ? 'bare' : 'engine'}-${count}${i ? `-${i + 1}` : ''}.heapsnapshot`),
     });
     await written;
   }

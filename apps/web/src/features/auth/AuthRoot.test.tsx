@@ -134,6 +134,22 @@ function injectPhantom(connect: () => Promise<unknown>) {
 
 const connected = async () => ({ publicKey: { toBase58: () => 'W' } });
 
+/** Connect with Phantom's own provider (no wallet code loaded yet), signed in as W with token T1. */
+async function signInThroughPhantom() {
+  const phantom = injectPhantom(connected);
+  const { calls } = fakeApi({
+    'GET /nonce': () => ({
+      body: { nonce: 'n1', message: 'Sign in n1', expiresAt: '2030-01-01T00:00:00.000Z' },
+    }),
+    'POST /authenticate': () => ({ body: { token: 'T1' } }),
+  });
+  wallet.outcome = 'signed-in';
+  await renderRoot();
+  fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }));
+  await vi.waitFor(() => expect(status()).toBe('authenticated'));
+  return { phantom, calls };
+}
+
 describe('AuthRoot', () => {
   it('loads no wallet code for the landing page; Connect loads it, showing that it is loading', async () => {
     await renderRoot();
@@ -175,17 +191,7 @@ describe('AuthRoot', () => {
   });
 
   it("with Phantom's provider, Connect signs in without the wallet code, which a transaction then loads", async () => {
-    const phantom = injectPhantom(connected);
-    const { calls } = fakeApi({
-      'GET /nonce': () => ({
-        body: { nonce: 'n1', message: 'Sign in n1', expiresAt: '2030-01-01T00:00:00.000Z' },
-      }),
-      'POST /authenticate': () => ({ body: { token: 'T1' } }),
-    });
-    wallet.outcome = 'signed-in';
-    await renderRoot();
-    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }));
-    await vi.waitFor(() => expect(status()).toBe('authenticated'));
+    const { phantom, calls } = await signInThroughPhantom();
     expect(screen.getByTestId('wallet').textContent).toBe('W');
     expect(wallet.loads).toBe(0);
     expect(phantom.signMessage).toHaveBeenCalledWith(new TextEncoder().encode('Sign in n1'));
@@ -207,17 +213,7 @@ describe('AuthRoot', () => {
   });
 
   it("a transaction begun on the first sign-in's state reaches the adapter that took over meanwhile", async () => {
-    injectPhantom(connected);
-    fakeApi({
-      'GET /nonce': () => ({
-        body: { nonce: 'n1', message: 'Sign in n1', expiresAt: '2030-01-01T00:00:00.000Z' },
-      }),
-      'POST /authenticate': () => ({ body: { token: 'T1' } }),
-    });
-    wallet.outcome = 'signed-in';
-    await renderRoot();
-    fireEvent.click(screen.getByRole('button', { name: 'Connect Wallet' }));
-    await vi.waitFor(() => expect(status()).toBe('authenticated'));
+    await signInThroughPhantom();
     // The dashboard starts an activation with the first sign-in's state; while its instructions are built the
     // adapter loads and takes over (here: through another transaction), and only then does it ask to send.
     fireEvent.click(screen.getByRole('button', { name: 'Keep' }));

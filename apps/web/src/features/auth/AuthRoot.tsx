@@ -65,7 +65,7 @@ export function AuthRoot({ children }: { children: ReactNode }) {
   // The visitor's Connect press, answered when the first connection attempt settles.
   const pending = useRef<{ resolve(): void; reject(err: unknown): void } | null>(null);
   // Transactions asked for before the adapter's session took over a first sign-in.
-  const waiting = useRef<Array<Waiting>>([]);
+  const waiting = useRef<Waiting[]>([]);
   // The adapter's session once it has taken over (null before): a transaction asked for through the first
   // sign-in's state after that (its instructions built across awaits while the adapter took over) goes to it
   // at once; pushed on `waiting` then, nothing would ever answer it.
