@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Server } from 'socket.io';
 import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,4 +83,67 @@ describe('an event encoded once for several sockets', () => {
       expect(payload, transports[0]).toEqual(figures);
     }
   });
+
+  it("goes straight to an idle connection, in call order with Engine.IO's own writes", async () => {
+    const queued: string[] = [];
+    const port = await serve((socket) => {
+      socket.conn.on('packetCreate', (packet: { data?: string }) => queued.push(String(packet.data)));
+      // Once Socket.IO's answer to the client's connect is written (its write callback has run).
+      setTimeout(() => {
+        for (const message of ['a', 'b', 'c']) encodeEvent('error', { message }).writeTo(socket);
+        socket.emit('error', { message: 'emitted' });
+        // Engine.IO's write is in flight until its callback: these wait in its queue, behind it.
+        for (const message of ['d', 'e']) encodeEvent('error', { message }).writeTo(socket);
+      }, 50);
+    });
+    const received = await rawMessages(port, 6);
+    const order = ['a', 'b', 'c', 'emitted', 'd', 'e'];
+    expect(received.map((m) => JSON.parse(m.slice(2))[1].message)).toEqual(order);
+    // The first three never became Engine.IO packets; the last two did.
+    expect(queued.map((data) => JSON.parse(data.slice(1))[1].message)).toEqual(['emitted', 'd', 'e']);
+  });
+
+  it('queues behind a client that reads slowly and delivers everything in order', async () => {
+    const count = 20_000;
+    const filler = 'x'.repeat(1_000);
+    let queued = 0;
+    let sent!: () => void;
+    const allSent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const port = await serve((socket) => {
+      socket.conn.on('packetCreate', () => queued++);
+      // 20 MB at once, on an idle connection, to a client that does not read: the socket's buffer fills and
+      // the rest queues in Engine.IO.
+      setTimeout(() => {
+        for (let i = 0; i < count; i++) encodeEvent('error', { message: `${i} ${filler}` }).writeTo(socket);
+        sent();
+      }, 50);
+    });
+    const client = new WebSocket(`ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`);
+    const received: number[] = [];
+    const done = new Promise<void>((resolve) => {
+      client.on('message', (data) => {
+        const text = String(data);
+        if (text.startsWith('0')) {
+          client.send('40');
+          return;
+        }
+        if (text.startsWith('40')) {
+          // Stop reading until the server has written everything.
+          const tcp = (client as unknown as { _socket: Socket })._socket;
+          tcp.pause();
+          void allSent.then(() => setTimeout(() => tcp.resume(), 50));
+          return;
+        }
+        received.push(Number(JSON.parse(text.slice(2))[1].message.split(' ')[0]));
+        if (received.length === count) resolve();
+      });
+    });
+    await done;
+    client.close();
+    expect(queued).toBeGreaterThan(0);
+    expect(queued).toBeLessThan(count);
+    expect(received).toEqual(Array.from({ length: count }, (_, i) => i));
+  }, 60_000);
 });

@@ -5,6 +5,7 @@
 // and payload; at 10,000 live sessions that layer was a measurable share of each update's CPU, and what it
 // allocated per update lived long enough to be promoted. The bytes on the wire are the ones `socket.emit`
 // sends (encoded-event.test.ts), so the web app and third-party clients see no difference.
+import type { Socket } from 'node:net';
 import type { ServerEventName, ServerEventPayload } from '@strm/shared';
 import type { AppSocket } from './contract.ts';
 
@@ -47,19 +48,69 @@ export function encodeEvent<E extends ServerEventName>(
 }
 
 export class EncodedEvent {
-  /** Socket.IO's packet, for a socket on another transport (long-polling, or a compressed WebSocket). */
-  private readonly packet: string;
-  private readonly options: PacketOptions;
+  /** The Engine.IO message as one WebSocket frame. */
+  private readonly frame: Buffer;
+  /** Engine.IO's packet options for the queued path, built the first time it is taken. */
+  private options: PacketOptions | undefined;
 
   /** `message`: the Engine.IO message as a WebSocket carries it. */
-  constructor(message: string) {
-    this.packet = message.slice(1);
-    this.options = { wsPreEncodedFrame: [textFrame(message)] };
+  constructor(private readonly message: string) {
+    this.frame = textFrame(message);
   }
 
-  /** Writes the event to `socket`, as `socket.emit` would (nothing when its connection is no longer open). */
+  /**
+   * Writes the event to `socket`, as `socket.emit` would (nothing when its connection is no longer open). On
+   * an idle WebSocket connection the frame goes to its TCP socket directly; otherwise through Engine.IO's
+   * queue, behind what it already holds (see `idleWebSocket`).
+   */
   writeTo(socket: AppSocket): void {
     const { conn } = socket;
-    if (conn.readyState === 'open') conn.write(this.packet, this.options);
+    if (conn.readyState !== 'open') return;
+    const tcp = idleWebSocket(conn);
+    if (tcp) {
+      tcp.write(this.frame);
+      return;
+    }
+    this.options ??= { wsPreEncodedFrame: [this.frame] };
+    // Socket.IO's packet (long-polling, or a compressed WebSocket, takes it rather than the frame).
+    conn.write(this.message.slice(1), this.options);
   }
 }
+
+/** What `idleWebSocket` reads of Engine.IO's connection and its WebSocket transport (engine.io 6, ws 8). */
+interface EngineConnection {
+  writeBuffer: readonly unknown[];
+  transport: {
+    name: string;
+    writable: boolean;
+    perMessageDeflate?: unknown;
+    socket?: {
+      readyState: number;
+      _sender?: { _queue?: readonly unknown[] };
+      _socket?: Socket;
+    };
+  };
+}
+
+/**
+ * The TCP socket under `conn` when a frame written to it now is exactly what Engine.IO would write next: the
+ * transport is a WebSocket without compression, open, and writable (Engine.IO has no write of its own in
+ * flight: it waits for each write's callback before the next), with nothing queued in Engine.IO or in ws,
+ * and the TCP socket's buffer below its high-water mark. Then Engine.IO's send path (a packet object, four
+ * events, a queue swapped per send, a write callback and a `drain` per update) is skipped, and the order on
+ * the wire is the order of the calls: whatever Engine.IO wrote before is already in the same socket's buffer.
+ * Otherwise undefined, and the caller queues through Engine.IO: a client that reads slowly is buffered as
+ * before, in order, and loses nothing.
+ */
+function idleWebSocket(conn: AppSocket['conn']): Socket | undefined {
+  const { writeBuffer, transport } = conn as unknown as EngineConnection;
+  if (transport.name !== 'websocket' || !transport.writable || transport.perMessageDeflate) return undefined;
+  if (writeBuffer.length) return undefined;
+  const ws = transport.socket;
+  if (ws?.readyState !== WS_OPEN || ws._sender?._queue?.length) return undefined;
+  const tcp = ws._socket;
+  return tcp?.writable && !tcp.writableNeedDrain ? tcp : undefined;
+}
+
+/** ws's `WebSocket.OPEN`. */
+const WS_OPEN = 1;
