@@ -84,18 +84,14 @@ interface EngineConnection {
     name: string;
     writable: boolean;
     perMessageDeflate?: unknown;
-    socket?: {
-      readyState: number;
-      _sender?: { _queue?: readonly unknown[] };
-      _socket?: Socket;
-    };
+    socket?: { readyState: number; _socket?: Socket };
   };
 }
 
 /**
  * The TCP socket under `conn` when a frame written to it now is exactly what Engine.IO would write next: the
  * transport is a WebSocket without compression, open, and writable (Engine.IO has no write of its own in
- * flight: it waits for each write's callback before the next), with nothing queued in Engine.IO or in ws,
+ * flight: it waits for each write's callback before the next), with nothing queued in Engine.IO,
  * and the TCP socket's buffer below its high-water mark. Then Engine.IO's send path (a packet object, four
  * events, a queue swapped per send, a write callback and a `drain` per update) is skipped, and the order on
  * the wire is the order of the calls: whatever Engine.IO wrote before is already in the same socket's buffer.
@@ -107,7 +103,9 @@ function idleWebSocket(conn: AppSocket['conn']): Socket | undefined {
   if (transport.name !== 'websocket' || !transport.writable || transport.perMessageDeflate) return undefined;
   if (writeBuffer.length) return undefined;
   const ws = transport.socket;
-  if (ws?.readyState !== WS_OPEN || ws._sender?._queue?.length) return undefined;
+  // ws queues a frame only while it compresses (or reads a Blob): not on a connection without compression,
+  // where Engine.IO hands it nothing but strings and buffers.
+  if (ws?.readyState !== WS_OPEN) return undefined;
   const tcp = ws._socket;
   return tcp?.writable && !tcp.writableNeedDrain ? tcp : undefined;
 }

@@ -66,6 +66,16 @@ export class DueQueue {
     return this.earliest()?.pop();
   }
 
+  /**
+   * Takes the earliest work when it is due by `nowMs` (undefined when nothing is): the tick's one call per
+   * item, where a peek then a pop compared the three heads twice.
+   */
+  popDue(nowMs: number): Due | undefined {
+    const from = this.earliest();
+    const due = from?.peek();
+    return due && due.at <= nowMs ? from?.pop() : undefined;
+  }
+
   /** Where the earliest work is: the heap or a lane (a tie goes to the heap, then to updates). */
   private earliest(): Lane | TinyQueue<Due> | undefined {
     let from: Lane | TinyQueue<Due> | undefined;

@@ -17,8 +17,7 @@ import { revalidateWhenDue } from './validity.ts';
 export function tick(ctx: EngineContext): void {
   try {
     const now = ctx.nowMs();
-    for (let due = ctx.queue.peek(); due && due.at <= now; due = ctx.queue.peek()) {
-      ctx.queue.pop();
+    for (let due = ctx.queue.popDue(now); due; due = ctx.queue.popDue(now)) {
       if (due.session.running) run(ctx, due.session, due, now);
     }
     // One checkpoint statement at a time; rows due meanwhile wait for the next one. After a failure the
