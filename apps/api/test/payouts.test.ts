@@ -127,14 +127,19 @@ describe('the payout path', () => {
     const [wallet] = await fundedWallets(chain, 1);
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
-    const real = chain.local.connection;
+    const real = chain.local.connection as unknown as {
+      _rpcRequest(method: string, args: unknown[]): Promise<{ result?: object | null }>;
+    };
+    // The node answers the proof's transaction without `meta` (the JSON-RPC request web3.js sends).
     const claims = claimService(
       wrapped({
-        getTransaction: async (signature: string, options: object) => {
-          const tx = await real.getTransaction(signature, options as never);
-          return tx && { ...tx, meta: null };
+        _rpcRequest: async (method: string, args: unknown[]) => {
+          const answer = await real._rpcRequest(method, args);
+          return method === 'getTransaction' && answer.result
+            ? { ...answer, result: { ...answer.result, meta: null } }
+            : answer;
         },
-      }),
+      } as Partial<Record<keyof Connection, unknown>>),
     );
     await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
       'The collect transaction must be a confirmed transfer from your wallet to itself',
@@ -271,14 +276,17 @@ describe('the payout path', () => {
     const signature = await selfTransfer(chain, wallet!);
     const admin = Keypair.generate().publicKey.toBase58();
     // Maintenance begins while the request's proof is being read from the chain: after the first check.
-    const real = chain.local.connection;
+    const real = chain.local.connection as unknown as {
+      _rpcRequest(method: string, args: unknown[]): Promise<unknown>;
+    };
     const service = claimService(
       wrapped({
-        getTransaction: async (...args: Parameters<Connection['getTransaction']>) => {
-          await setMaintenance(server.prisma, { on: true, actor: admin, at: new Date() });
-          return real.getTransaction(...args);
+        _rpcRequest: async (method: string, args: unknown[]) => {
+          if (method === 'getTransaction')
+            await setMaintenance(server.prisma, { on: true, actor: admin, at: new Date() });
+          return real._rpcRequest(method, args);
         },
-      }),
+      } as Partial<Record<keyof Connection, unknown>>),
     );
     try {
       await expect(service.collect(owner, signature)).rejects.toThrow('We are Down for Maintenance!');

@@ -10,20 +10,14 @@
 // A claim is paid at most once whatever happens between the steps: before step 3 nothing can land (the
 // reservation is given back, or the reconciler gives it back after a crash); after it, only the reconciler
 // releases a claim, once the batch's blockhash can no longer land (services/rewards/claims.ts).
-import {
-  ACCOUNT_SIZE,
-  AccountLayout,
-  AccountState,
-  getAssociatedTokenAddressSync,
-  TOKEN_PROGRAM_ID,
-} from '@solana/spl-token';
-import { type Connection, PublicKey } from '@solana/web3.js';
+import { ACCOUNT_SIZE, AccountLayout, AccountState, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import type { Connection } from '@solana/web3.js';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import type { Logger } from '../../logger.ts';
 import type { Confirmations, Landed } from './confirmations.ts';
 import { sharedFor } from './shared-read.ts';
-import { signPayouts, type Treasury } from './treasury.ts';
+import { destinationOf, signPayouts, type Treasury } from './treasury.ts';
 
 /**
  * Transfers in one transaction: each adds two accounts and two instructions (98 bytes with its memo id),
@@ -218,10 +212,11 @@ export class PayoutBatches {
    * reassigned, frozen, or not a token account): the transaction would fail for every claim in it.
    */
   private async unpayable(treasury: Treasury, batch: Queued[]): Promise<Set<Queued>> {
-    const destinations = batch.map((q) =>
-      getAssociatedTokenAddressSync(treasury.mint, new PublicKey(q.claim.wallet)),
+    const destinations = batch.map((q) => destinationOf(treasury, q.claim.wallet));
+    const accounts = await this.deps.connection.getMultipleAccountsInfo(
+      destinations.map((d) => d.address),
+      'confirmed',
     );
-    const accounts = await this.deps.connection.getMultipleAccountsInfo(destinations, 'confirmed');
     const refused = new Set<Queued>();
     for (const [i, account] of accounts.entries()) {
       if (!account) continue;
@@ -233,7 +228,7 @@ export class PayoutBatches {
       const state = AccountLayout.decode(account.data.subarray(0, ACCOUNT_SIZE));
       if (
         !state.mint.equals(treasury.mint) ||
-        !state.owner.equals(new PublicKey(q.claim.wallet)) ||
+        !state.owner.equals(destinations[i]!.owner) ||
         state.state !== AccountState.Initialized
       )
         refused.add(q);

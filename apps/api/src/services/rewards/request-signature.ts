@@ -7,9 +7,58 @@ import {
   SystemInstruction,
   SystemProgram,
   TransactionInstruction,
+  VersionedTransaction,
 } from '@solana/web3.js';
 import { COLLECT_SIGNATURE_MAX_AGE_SECONDS, SERVER_MESSAGES } from '@strm/shared';
+import { z } from 'zod';
 import { DomainError } from '../../errors.ts';
+
+/**
+ * getTransaction's answer as the proof check reads it: success or failure, the block's time and the
+ * transaction's bytes (base64). Read as plain JSON-RPC and checked here rather than through web3.js's
+ * `getTransaction`, whose superstruct validation (an error object built for each union branch it tries)
+ * was 0.7 s of the API's CPU in a rush of 1,000 collects (docs/benchmarks.md#collects).
+ */
+const transactionAnswer = z.union([
+  z.object({
+    result: z
+      .object({
+        blockTime: z.number().nullable().optional(),
+        meta: z.object({ err: z.unknown() }).nullable(),
+        transaction: z.tuple([z.string(), z.literal('base64')]),
+      })
+      .nullable(),
+  }),
+  z.object({ error: z.object({ code: z.number(), message: z.string() }) }),
+]);
+
+const invalid = () => new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
+
+/** The confirmed transaction `signature`, or null when the node has none. */
+async function confirmedTransaction(connection: Connection, signature: string) {
+  // web3.js's own request path: the same endpoint, fetch, deadline and metrics as every other RPC call.
+  const raw: unknown = await (
+    connection as unknown as { _rpcRequest(method: string, args: unknown[]): Promise<unknown> }
+  )._rpcRequest('getTransaction', [
+    signature,
+    { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 },
+  ]);
+  const answer = transactionAnswer.parse(raw);
+  if ('error' in answer) {
+    // -32602: not a signature the node can look up (malformed): no proof either.
+    if (answer.error.code === -32602) return null;
+    throw new Error(`getTransaction failed: ${answer.error.code} ${answer.error.message}`);
+  }
+  const tx = answer.result;
+  if (!tx) return null;
+  let transaction: VersionedTransaction;
+  try {
+    transaction = VersionedTransaction.deserialize(Buffer.from(tx.transaction[0], 'base64'));
+  } catch {
+    return null;
+  }
+  return { blockTime: tx.blockTime ?? null, meta: tx.meta, transaction };
+}
 
 export async function verifySelfTransfer(
   connection: Connection,
@@ -17,26 +66,23 @@ export async function verifySelfTransfer(
   wallet: string,
   now: Date,
 ): Promise<void> {
-  const tx = await connection.getTransaction(signature, {
-    commitment: 'confirmed',
-    maxSupportedTransactionVersion: 0,
-  });
+  const tx = await confirmedTransaction(connection, signature);
   // Without `meta` nothing says the transaction succeeded: not a proof.
-  if (!tx?.meta || tx.meta.err !== null)
-    throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
+  if (!tx?.meta || tx.meta.err !== null) throw invalid();
   const message = tx.transaction.message;
-  const keys = message.getAccountKeys().staticAccountKeys;
+  // A proof names its accounts itself (no address lookup table).
+  if (message.addressTableLookups.length) throw invalid();
+  const keys = message.staticAccountKeys;
   const owner = new PublicKey(wallet);
   // The fee payer is the first signer; it must be the wallet.
   if (!keys[0]?.equals(owner) || message.header.numRequiredSignatures < 1) {
-    throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
+    throw invalid();
   }
   let transfers = 0;
   for (const ix of message.compiledInstructions) {
     const programId = keys[ix.programIdIndex];
     if (programId?.equals(ComputeBudgetProgram.programId)) continue;
-    if (!programId?.equals(SystemProgram.programId))
-      throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
+    if (!programId?.equals(SystemProgram.programId)) throw invalid();
     const instruction = new TransactionInstruction({
       programId,
       keys: ix.accountKeyIndexes.map((i) => ({ pubkey: keys[i]!, isSigner: false, isWritable: false })),
@@ -48,14 +94,14 @@ export async function verifySelfTransfer(
         throw new Error('not a transfer');
       decoded = SystemInstruction.decodeTransfer(instruction);
     } catch {
-      throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
+      throw invalid();
     }
     if (!decoded.fromPubkey.equals(owner) || !decoded.toPubkey.equals(owner)) {
-      throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
+      throw invalid();
     }
     transfers++;
   }
-  if (!transfers) throw new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
+  if (!transfers) throw invalid();
   if (
     tx.blockTime == null ||
     now.getTime() - tx.blockTime * 1000 > COLLECT_SIGNATURE_MAX_AGE_SECONDS * 1000
