@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { setMaintenance } from '../src/services/maintenance.ts';
 import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
+import { verifySelfTransfer } from '../src/services/rewards/request-signature.ts';
 import { signPayouts } from '../src/services/rewards/treasury.ts';
 import {
   activatedWallet,
@@ -121,6 +122,34 @@ describe('the payout path', () => {
     });
     expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
     expect(await pendingOf(owner)).toBe(0n);
+  });
+
+  it('reads the proofs checked at the same moment in one batch, each judged by its own answer', async () => {
+    const wallets = await fundedWallets(chain, 3);
+    const proofs = await Promise.all(wallets.slice(0, 2).map((w) => selfTransfer(chain, w)));
+    // A second transfer of the first wallet: a confirmed transaction, not the third wallet's.
+    const othersProof = await selfTransfer(chain, wallets[0]!);
+    const real = chain.local.connection as unknown as {
+      _rpcBatchRequest(requests: Array<{ methodName: string; args: unknown[] }>): Promise<unknown[]>;
+    };
+    const batches: number[] = [];
+    const connection = wrapped({
+      _rpcBatchRequest: (requests: Array<{ methodName: string; args: unknown[] }>) => {
+        if (requests.every((r) => r.methodName === 'getTransaction')) batches.push(requests.length);
+        return real._rpcBatchRequest(requests);
+      },
+    } as Partial<Record<keyof Connection, unknown>>);
+    const now = new Date();
+    const outcomes = await Promise.allSettled([
+      verifySelfTransfer(connection, proofs[0]!, wallets[0]!.publicKey.toBase58(), now),
+      verifySelfTransfer(connection, proofs[1]!, wallets[1]!.publicKey.toBase58(), now),
+      verifySelfTransfer(connection, othersProof, wallets[2]!.publicKey.toBase58(), now),
+    ]);
+    expect(batches).toEqual([3]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(String((outcomes[2] as PromiseRejectedResult).reason.message)).toBe(
+      'The collect transaction must be a confirmed transfer from your wallet to itself',
+    );
   });
 
   it('does not take a transaction without `meta` as a proof', async () => {

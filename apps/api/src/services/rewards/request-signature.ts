@@ -34,16 +34,75 @@ const transactionAnswer = z.union([
 
 const invalid = () => new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
 
+/** What web3.js's connection offers for JSON-RPC: one request, or several in one HTTP request. */
+interface JsonRpc {
+  _rpcRequest(method: string, args: unknown[]): Promise<unknown>;
+  _rpcBatchRequest(requests: Array<{ methodName: string; args: unknown[] }>): Promise<unknown[]>;
+}
+
+const TRANSACTION_OPTIONS = {
+  encoding: 'base64',
+  commitment: 'confirmed',
+  maxSupportedTransactionVersion: 0,
+};
+/** Proof reads in one JSON-RPC batch at most. */
+const READS_PER_BATCH = 100;
+
+/**
+ * Proof reads of the same moment go to the node together: a rush of 1,000 collects made 1,000 HTTP requests
+ * (docs/benchmarks.md#collects). One read alone is a plain request; several waiting when the loop comes
+ * round go in JSON-RPC batches of up to 100, each read answered with its own part.
+ */
+class TransactionReads {
+  private waiting: Array<{ signature: string; answer(raw: Promise<unknown>): void }> = [];
+
+  constructor(private readonly rpc: JsonRpc) {}
+
+  read(signature: string): Promise<unknown> {
+    return new Promise<unknown>((answer) => {
+      this.waiting.push({ signature, answer });
+      if (this.waiting.length === 1) setImmediate(() => this.send());
+    });
+  }
+
+  private send(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    if (waiting.length === 1) {
+      const [one] = waiting;
+      one!.answer(this.rpc._rpcRequest('getTransaction', [one!.signature, TRANSACTION_OPTIONS]));
+      return;
+    }
+    for (let i = 0; i < waiting.length; i += READS_PER_BATCH) {
+      const part = waiting.slice(i, i + READS_PER_BATCH);
+      const answers = this.rpc._rpcBatchRequest(
+        part.map((w) => ({ methodName: 'getTransaction', args: [w.signature, TRANSACTION_OPTIONS] })),
+      );
+      // Each read gets its own answer, or the batch's failure (the node away: each collect is refused alike).
+      for (const [j, w] of part.entries()) {
+        w.answer(
+          answers.then((all) => {
+            if (all.length !== part.length)
+              throw new Error(`getTransaction batch answered ${all.length} of ${part.length}`);
+            return all[j];
+          }),
+        );
+      }
+    }
+  }
+}
+
+const reads = new WeakMap<Connection, TransactionReads>();
+
 /** The confirmed transaction `signature`, or null when the node has none. */
 async function confirmedTransaction(connection: Connection, signature: string) {
   // web3.js's own request path: the same endpoint, fetch, deadline and metrics as every other RPC call.
-  const raw: unknown = await (
-    connection as unknown as { _rpcRequest(method: string, args: unknown[]): Promise<unknown> }
-  )._rpcRequest('getTransaction', [
-    signature,
-    { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 },
-  ]);
-  const answer = transactionAnswer.parse(raw);
+  let reader = reads.get(connection);
+  if (!reader) {
+    reader = new TransactionReads(connection as unknown as JsonRpc);
+    reads.set(connection, reader);
+  }
+  const answer = transactionAnswer.parse(await reader.read(signature));
   if ('error' in answer) {
     // -32602: not a signature the node can look up (malformed): no proof either.
     if (answer.error.code === -32602) return null;
