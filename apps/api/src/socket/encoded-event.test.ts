@@ -107,17 +107,17 @@ describe('an event encoded once for several sockets', () => {
     const count = 20_000;
     const filler = 'x'.repeat(1_000);
     let queued = 0;
-    let sent!: () => void;
-    const allSent = new Promise<void>((resolve) => {
-      sent = resolve;
-    });
+    // The client reads again once the server has written everything (whichever of the two comes last).
+    let allSent = false;
+    let resumeReading: (() => void) | undefined;
     const port = await serve((socket) => {
       socket.conn.on('packetCreate', () => queued++);
       // 20 MB at once, on an idle connection, to a client that does not read: the socket's buffer fills and
       // the rest queues in Engine.IO.
       setTimeout(() => {
         for (let i = 0; i < count; i++) encodeEvent('error', { message: `${i} ${filler}` }).writeTo(socket);
-        sent();
+        allSent = true;
+        resumeReading?.();
       }, 50);
     });
     const client = new WebSocket(`ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`);
@@ -133,7 +133,8 @@ describe('an event encoded once for several sockets', () => {
           // Stop reading until the server has written everything.
           const tcp = (client as unknown as { _socket: Socket })._socket;
           tcp.pause();
-          void allSent.then(() => setTimeout(() => tcp.resume(), 50));
+          resumeReading = () => setTimeout(() => tcp.resume(), 50);
+          if (allSent) resumeReading();
           return;
         }
         received.push(Number(JSON.parse(text.slice(2))[1].message.split(' ')[0]));

@@ -11,34 +11,25 @@ import {
 } from '@solana/web3.js';
 import { COLLECT_SIGNATURE_MAX_AGE_SECONDS, SERVER_MESSAGES } from '@strm/shared';
 import { z } from 'zod';
+import { type JsonRpc, jsonRpcOf, rpcAnswer } from '../../chain/json-rpc.ts';
 import { DomainError } from '../../errors.ts';
 
 /**
  * getTransaction's answer as the proof check reads it: success or failure, the block's time and the
- * transaction's bytes (base64). Read as plain JSON-RPC and checked here rather than through web3.js's
- * `getTransaction`, whose superstruct validation (an error object built for each union branch it tries)
- * was 0.7 s of the API's CPU in a rush of 1,000 collects (docs/benchmarks.md#collects).
+ * transaction's bytes (base64). Plain JSON-RPC (chain/json-rpc.ts): web3.js's `getTransaction` validation was
+ * 0.7 s of the API's CPU in a rush of 1,000 collects (docs/benchmarks.md#collects).
  */
-const transactionAnswer = z.union([
-  z.object({
-    result: z
-      .object({
-        blockTime: z.number().nullable().optional(),
-        meta: z.object({ err: z.unknown() }).nullable(),
-        transaction: z.tuple([z.string(), z.literal('base64')]),
-      })
-      .nullable(),
-  }),
-  z.object({ error: z.object({ code: z.number(), message: z.string() }) }),
-]);
+const transactionAnswer = rpcAnswer(
+  z
+    .object({
+      blockTime: z.number().nullable().optional(),
+      meta: z.object({ err: z.unknown() }).nullable(),
+      transaction: z.tuple([z.string(), z.literal('base64')]),
+    })
+    .nullable(),
+);
 
 const invalid = () => new DomainError('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid);
-
-/** What web3.js's connection offers for JSON-RPC: one request, or several in one HTTP request. */
-interface JsonRpc {
-  _rpcRequest(method: string, args: unknown[]): Promise<unknown>;
-  _rpcBatchRequest(requests: Array<{ methodName: string; args: unknown[] }>): Promise<unknown[]>;
-}
 
 const TRANSACTION_OPTIONS = {
   encoding: 'base64',
@@ -96,10 +87,9 @@ const reads = new WeakMap<Connection, TransactionReads>();
 
 /** The confirmed transaction `signature`, or null when the node has none. */
 async function confirmedTransaction(connection: Connection, signature: string) {
-  // web3.js's own request path: the same endpoint, fetch, deadline and metrics as every other RPC call.
   let reader = reads.get(connection);
   if (!reader) {
-    reader = new TransactionReads(connection as unknown as JsonRpc);
+    reader = new TransactionReads(jsonRpcOf(connection));
     reads.set(connection, reader);
   }
   const answer = transactionAnswer.parse(await reader.read(signature));

@@ -16,6 +16,7 @@
 import { type Connection, PublicKey } from '@solana/web3.js';
 import { type MiningProgram, readStreamer, streamerPda } from '@strm/mining-client';
 import { z } from 'zod';
+import { jsonRpcOf, rpcAnswer } from '../../chain/json-rpc.ts';
 import { flatBase58 } from '../../chain/base58.ts';
 import { PubSubClient, type PubSubStats } from '../../chain/pubsub.ts';
 import type { Logger } from '../../logger.ts';
@@ -69,26 +70,23 @@ const PAGE = 100;
  * as plain JSON-RPC rather than through web3.js's response schemas, whose validation (superstruct, an Error
  * built for every union branch tried) was a twentieth of the engine's CPU at 10,000 live sessions.
  */
-const multipleAccountsAnswer = z.union([
+const multipleAccountsAnswer = rpcAnswer(
   z.object({
-    result: z.object({
-      value: z.array(
-        z.object({ lamports: z.number(), data: z.tuple([z.string(), z.literal('base64')]) }).nullable(),
-      ),
-    }),
+    value: z.array(
+      z.object({ lamports: z.number(), data: z.tuple([z.string(), z.literal('base64')]) }).nullable(),
+    ),
   }),
-  z.object({ error: z.object({ code: z.number(), message: z.string() }) }),
-]);
+);
 
 /** The accounts at `addresses` (base58), in order: lamports and data, or null where there is none. */
 async function readAccounts(
   connection: Connection,
   addresses: string[],
 ): Promise<Array<{ lamports: number; data: Buffer } | null>> {
-  // web3.js's own request path: the same endpoint, fetch, deadline and metrics as every other RPC call.
-  const raw: unknown = await (
-    connection as unknown as { _rpcRequest(method: string, args: unknown[]): Promise<unknown> }
-  )._rpcRequest('getMultipleAccounts', [addresses, { encoding: 'base64', commitment: 'confirmed' }]);
+  const raw = await jsonRpcOf(connection)._rpcRequest('getMultipleAccounts', [
+    addresses,
+    { encoding: 'base64', commitment: 'confirmed' },
+  ]);
   const answer = multipleAccountsAnswer.parse(raw);
   if ('error' in answer) {
     throw new Error(`getMultipleAccounts failed: ${answer.error.code} ${answer.error.message}`);
