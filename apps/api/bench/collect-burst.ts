@@ -13,6 +13,7 @@ import {
   startEngineServer,
   startTestChain,
   tokenUnits,
+  wallClock,
 } from '../test/engine-harness.ts';
 import { fundedWallets, pendingStreamers } from '../test/payout-support.ts';
 import { createTestDatabase } from '../test/support.ts';
@@ -34,6 +35,8 @@ it(`${N} wallets collecting at once are all paid exactly once`, async () => {
   const db = await createTestDatabase();
   const server = await startEngineServer(chain, {
     databaseUrl: db.url,
+    // As shipped: the real time (the claims' recorded times below are read against it).
+    clock: wallClock,
     env: { CLAIMS_RECONCILE_MS: '3600000' },
   });
   try {
@@ -92,6 +95,22 @@ it(`${N} wallets collecting at once are all paid exactly once`, async () => {
       if (row.pendingRewardUnits !== 0n) pendingLeft++;
     }
     const claims = await server.prisma.rewardClaim.groupBy({ by: ['status'], _count: true });
+    // Where the time went, from what each claim records: reserved (its insert), sent (its payout recorded
+    // and sent), confirmed (recorded as landed); and how many claims each payout transaction carried.
+    const rows = await server.prisma.rewardClaim.findMany({
+      select: { createdAt: true, sentAt: true, settledAt: true, payoutSignature: true },
+    });
+    const phase = (at: (r: (typeof rows)[number]) => Date | null) => {
+      const ms = rows
+        .map(at)
+        .filter((d): d is Date => d !== null)
+        .map((d) => d.getTime() - start)
+        .sort((a, b) => a - b);
+      return `${seconds(ms[0] ?? 0)} / ${seconds(percentile(ms, 50))} / ${seconds(ms[ms.length - 1] ?? 0)}`;
+    };
+    const perPayout = new Map<string, number>();
+    for (const r of rows)
+      if (r.payoutSignature) perPayout.set(r.payoutSignature, (perPayout.get(r.payoutSignature) ?? 0) + 1);
     const paid = answers.filter((a) => a.event === 'rewards-collected').length;
     const figures = {
       wallets: N,
@@ -105,6 +124,15 @@ it(`${N} wallets collecting at once are all paid exactly once`, async () => {
       walletsNotPaidExactlyOnce: wrongBalance,
       walletsWithPendingLeft: pendingLeft,
       claims: Object.fromEntries(claims.map((c) => [c.status, c._count])),
+      // first / median / last, from the moment the collects were sent
+      reserved: phase((r) => r.createdAt),
+      sent: phase((r) => r.sentAt),
+      confirmed: phase((r) => r.settledAt),
+      answered: `${seconds(times[0] ?? 0)} / ${seconds(percentile(times, 50))} / ${seconds(times[times.length - 1] ?? 0)}`,
+      payoutTransactions: perPayout.size,
+      claimsPerPayout: Object.fromEntries(
+        [...perPayout.values()].reduce((m, n) => m.set(n, (m.get(n) ?? 0) + 1), new Map<number, number>()),
+      ),
       load1: Number(loadavg()[0]!.toFixed(2)),
     };
     console.log(JSON.stringify(figures, null, 2));

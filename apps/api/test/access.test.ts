@@ -16,7 +16,6 @@ import {
   type Client,
   connect,
   type EngineServer,
-  type FakeClock,
   next,
   readyStreamer,
   request as socketRequest,
@@ -25,13 +24,13 @@ import {
   startStream,
   startTestChain,
   type TestChain,
+  wallClock,
   tokenUnits,
   waitFor,
 } from './engine-harness.ts';
 
 const UPDATE_MS = 200;
 const admin = Keypair.generate().publicKey.toBase58();
-const wallClock: FakeClock = { now: () => new Date(), set: () => {}, advance: () => {} };
 let chain: TestChain;
 let server: EngineServer;
 beforeAll(async () => {

@@ -40,6 +40,8 @@ import { watchMaintenance } from '../src/socket/maintenance.ts';
 import { createTestDatabase, fakeClock, grantAccess } from './support.ts';
 
 export type FakeClock = ReturnType<typeof fakeClock>;
+/** The real time, for a server that must run as shipped (its setters do nothing). */
+export const wallClock: FakeClock = { now: () => new Date(), set: () => {}, advance: () => {} };
 
 export interface TestChain {
   local: LocalChain;
