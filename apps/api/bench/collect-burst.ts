@@ -94,23 +94,25 @@ it(`${N} wallets collecting at once are all paid exactly once`, async () => {
       });
       if (row.pendingRewardUnits !== 0n) pendingLeft++;
     }
-    const claims = await server.prisma.rewardClaim.groupBy({ by: ['status'], _count: true });
-    // Where the time went, from what each claim records: reserved (its insert), sent (its payout recorded
-    // and sent), confirmed (recorded as landed); and how many claims each payout transaction carried.
+    // Each claim's status, and where the time went from what it records: reserved (its insert), sent (its
+    // payout recorded and sent), confirmed (recorded as landed); and how many claims each payout carried.
     const rows = await server.prisma.rewardClaim.findMany({
-      select: { createdAt: true, sentAt: true, settledAt: true, payoutSignature: true },
+      select: { status: true, createdAt: true, sentAt: true, settledAt: true, payoutSignature: true },
     });
-    const phase = (at: (r: (typeof rows)[number]) => Date | null) => {
-      const ms = rows
-        .map(at)
-        .filter((d): d is Date => d !== null)
-        .map((d) => d.getTime() - start)
-        .sort((a, b) => a - b);
-      return `${seconds(ms[0] ?? 0)} / ${seconds(percentile(ms, 50))} / ${seconds(ms[ms.length - 1] ?? 0)}`;
-    };
-    const perPayout = new Map<string, number>();
-    for (const r of rows)
-      if (r.payoutSignature) perPayout.set(r.payoutSignature, (perPayout.get(r.payoutSignature) ?? 0) + 1);
+    const count = <K>(keys: K[]) =>
+      keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<K, number>());
+    /** first / median / last, from the moment the collects were sent */
+    const spread = (ms: number[]) =>
+      `${seconds(ms[0] ?? 0)} / ${seconds(percentile(ms, 50))} / ${seconds(ms[ms.length - 1] ?? 0)}`;
+    const phase = (at: (r: (typeof rows)[number]) => Date | null) =>
+      spread(
+        rows
+          .map(at)
+          .filter((d): d is Date => d !== null)
+          .map((d) => d.getTime() - start)
+          .sort((a, b) => a - b),
+      );
+    const perPayout = count(rows.flatMap((r) => (r.payoutSignature ? [r.payoutSignature] : [])));
     const paid = answers.filter((a) => a.event === 'rewards-collected').length;
     const figures = {
       wallets: N,
@@ -123,16 +125,13 @@ it(`${N} wallets collecting at once are all paid exactly once`, async () => {
       collectsPerSecond: Number((paid / (wall / 1000)).toFixed(1)),
       walletsNotPaidExactlyOnce: wrongBalance,
       walletsWithPendingLeft: pendingLeft,
-      claims: Object.fromEntries(claims.map((c) => [c.status, c._count])),
-      // first / median / last, from the moment the collects were sent
+      claims: Object.fromEntries(count(rows.map((r) => r.status))),
       reserved: phase((r) => r.createdAt),
       sent: phase((r) => r.sentAt),
       confirmed: phase((r) => r.settledAt),
-      answered: `${seconds(times[0] ?? 0)} / ${seconds(percentile(times, 50))} / ${seconds(times[times.length - 1] ?? 0)}`,
+      answered: spread(times),
       payoutTransactions: perPayout.size,
-      claimsPerPayout: Object.fromEntries(
-        [...perPayout.values()].reduce((m, n) => m.set(n, (m.get(n) ?? 0) + 1), new Map<number, number>()),
-      ),
+      claimsPerPayout: Object.fromEntries(count([...perPayout.values()])),
       load1: Number(loadavg()[0]!.toFixed(2)),
     };
     console.log(JSON.stringify(figures, null, 2));
