@@ -102,6 +102,16 @@ describe('cluster basics', () => {
     expect(await rpc(chain.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' });
     expect(await (await fetch(`${chain.rpcUrl}/health`)).text()).toBe('ok');
   });
+
+  it('answers a PubSub client’s close with its code, so the client does not take it for a dropped connection', async () => {
+    // web3.js closes its idle socket with 1000 and reconnects whenever the close that comes back is anything
+    // else (1006 when the server just hangs up): against a server that did, it reconnected every second.
+    const client = await openPubSub(chain.wsUrl);
+    client.send({ jsonrpc: '2.0', id: 1, method: 'slotSubscribe' });
+    expect(await client.reply(1)).toMatchObject({ result: expect.any(Number) });
+    client.closeWith(1000);
+    expect(await client.closed).toBe(1000);
+  });
 });
 
 describe('transactions', () => {

@@ -18,7 +18,10 @@ export interface PubSubClient {
   /** Stops reading the socket, as a slow client does (the server's sends back up); resume() reads on. */
   pause(): void;
   resume(): void;
+  /** Drops the connection without a WebSocket close. */
   close(): void;
+  /** Starts the closing handshake (RFC 6455 §5.5.1) with `code`, as a client library's close() does. */
+  closeWith(code: number): void;
 }
 
 function frame(opcode: number, payload: Buffer): Buffer {
@@ -103,6 +106,11 @@ export function openPubSub(wsUrl: string): Promise<PubSubClient> {
         pause: () => socket.pause(),
         resume: () => socket.resume(),
         close: () => socket.destroy(),
+        closeWith: (code) => {
+          const payload = Buffer.alloc(2);
+          payload.writeUInt16BE(code);
+          socket.write(frame(0x8, payload));
+        },
       });
     });
     req.end();

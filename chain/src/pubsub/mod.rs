@@ -97,7 +97,13 @@ async fn session(socket: WebSocket, server: Server, _permit: OwnedSemaphorePermi
                 match message {
                     Message::Text(t) => session.request(t.as_str()).await,
                     Message::Ping(p) => vec![Message::Pong(p)],
-                    Message::Close(_) => return,
+                    Message::Close(_) => {
+                        // The reply tungstenite queued, with the client's own code (RFC 6455 §5.5.1): a
+                        // client that gets none (1006) takes it for a dropped connection, and web3.js
+                        // then reconnects after each close of its idle socket.
+                        let _ = tokio::time::timeout(send_timeout, tx.close()).await;
+                        return;
+                    }
                     _ => continue,
                 }
             }
