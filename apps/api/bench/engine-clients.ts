@@ -11,6 +11,12 @@ interface Job {
   intervalMs: number;
   /** PUT /dev/demo/live before connecting (the demo platform's live flag lives in the API's memory). */
   goLive?: boolean;
+  /**
+   * Arrivals paced, across every client process: the n-th streamer of the whole run connects no earlier than
+   * n / `perSecond` seconds after `startAt` (epoch ms); this process's streamers are the n = `first`,
+   * `first + stride`, … ones. Without it, each connects as soon as one of the 100 before it has started.
+   */
+  arrivals?: { perSecond: number; startAt: number; first: number; stride: number };
 }
 
 const send = (message: unknown) => process.send?.(message);
@@ -49,7 +55,7 @@ async function goLive(url: string, s: Job['streamers'][number]) {
   if (!res.ok) throw new Error(`demo live: ${res.status} ${await res.text()}`);
 }
 
-async function run({ port, streamers, intervalMs, goLive: live }: Job) {
+async function run({ port, streamers, intervalMs, goLive: live, arrivals }: Job) {
   const url = typeof port === 'number' ? `http://127.0.0.1:${port}` : port;
   // 100 streams starting at once, the next one as soon as one has started or failed (batches of 100 each
   // waited for their slowest start, which on a loaded machine left the server idle between batches).
@@ -57,10 +63,20 @@ async function run({ port, streamers, intervalMs, goLive: live }: Job) {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(window, streamers.length) }, async () => {
-      while (next < streamers.length) await startStream(url, streamers[next++]!, intervalMs, live);
+      while (next < streamers.length) {
+        const i = next++;
+        if (arrivals) await arrival(arrivals, i);
+        await startStream(url, streamers[i]!, intervalMs, live);
+      }
     }),
   );
   send({ type: 'connected' });
+}
+
+/** Waits for the arrival time of this process's `i`-th streamer. */
+function arrival({ perSecond, startAt, first, stride }: NonNullable<Job['arrivals']>, i: number) {
+  const wait = startAt + ((first + i * stride) * 1000) / perSecond - Date.now();
+  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : undefined;
 }
 
 /** Connects one streamer (its demo channel put live first with `live`) and starts its stream. */

@@ -108,6 +108,13 @@ export interface BenchStreamer {
   tier?: string;
 }
 
+export interface StartOptions {
+  /** PUT /dev/demo/live before each connects (bench:live). */
+  goLive?: boolean;
+  /** Streamers connect at this rate at most, in order (as fast as the server starts them without it). */
+  arrivalsPerSecond?: number;
+}
+
 /**
  * The client processes (bench/engine-clients.ts), each given every n-th streamer and, with several servers,
  * one server's port (a load balancer's job); resolves once every stream is started or refused.
@@ -117,7 +124,7 @@ export async function startClients(
   ports: Array<number | string>,
   streamers: BenchStreamer[],
   intervalMs: number,
-  options: { goLive?: boolean } = {},
+  options: StartOptions = {},
 ): Promise<{ clients: ChildProcess[]; rampSeconds: number }> {
   const clients = Array.from({ length: processes }, () => forkBench('./engine-clients.ts', process.env));
   const rampStart = Date.now();
@@ -134,8 +141,9 @@ export async function runStreamers(
   ports: Array<number | string>,
   streamers: BenchStreamer[],
   intervalMs: number,
-  options: { goLive?: boolean } = {},
+  options: StartOptions = {},
 ): Promise<void> {
+  const startAt = Date.now();
   await Promise.all(
     clients.map((c, i) => {
       const done = nextMessage(c, 'connected');
@@ -146,6 +154,11 @@ export async function runStreamers(
           intervalMs,
           goLive: options.goLive,
           streamers: streamers.filter((_s, j) => j % clients.length === i),
+          ...(options.arrivalsPerSecond
+            ? {
+                arrivals: { perSecond: options.arrivalsPerSecond, startAt, first: i, stride: clients.length },
+              }
+            : {}),
         },
       });
       return done;
