@@ -113,7 +113,7 @@ const envSchema = z.object({
   // The mining engine.
   MINING_UPDATE_INTERVAL_MS: z.coerce.number().int().min(100).default(MINING_UPDATE_INTERVAL_MS),
   MINING_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1000).default(MINING_CHECKPOINT_INTERVAL_MS),
-  MINING_TICK_MS: z.coerce.number().int().min(5).max(1000).default(5),
+  MINING_TICK_MS: z.coerce.number().int().min(5).max(1000).default(10),
   TIERS_REFRESH_MS: z.coerce.number().int().min(100).default(5000),
   CLAIMS_RECONCILE_MS: z.coerce.number().int().min(100).default(10_000),
   SOCKET_GRACE_PERIOD_MS: z.coerce.number().int().min(0).default(SOCKET_GRACE_PERIOD_MS),
