@@ -1,5 +1,5 @@
 import type { MiningStats } from '@strm/shared';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialSocketState, type SocketState } from '../../../lib/socket.ts';
 import { LiveStats } from './LiveStats.tsx';
@@ -59,7 +59,10 @@ beforeEach(() => {
   socket.handlers.clear();
   socket.emitted.length = 0;
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const text = (testId: string) => screen.getByTestId(testId).textContent;
 
@@ -134,20 +137,20 @@ describe('Live Stats', () => {
     expect(screen.getByText('Daily limit reached. Mining will resume tomorrow')).toBeTruthy();
   });
 
-  it("asks for the increase once when the countdown reaches zero, then shows 'Rate increased!' for 3 s", async () => {
+  it("asks for the increase once when the countdown reaches zero, then shows 'Rate increased!' for 3 s", () => {
+    // On fake timers: the 3 s are counted on their clock, from the event.
+    vi.useFakeTimers();
     const due = live({ nextRateIncrease: new Date(Date.now() - 1_000).toISOString() });
     const { rerender } = render(<LiveStats wallet={wallet} activeTier="Tier 1" live={due} stats={stats} />);
     rerender(<LiveStats wallet={wallet} activeTier="Tier 1" live={{ ...due }} stats={stats} />);
     expect(socket.emitted).toEqual([['increase-rate', { platform: 'demo', wallet }]]);
 
-    // Taken before the event: the 3 s timer starts inside act(), which a loaded machine can take 100 ms and more
-    // to return from. Real time: a timer never fires early, so the lower bound is exact; the upper allows a busy
-    // machine.
-    const shownAt = Date.now();
     act(() => socket.handlers.get('rate-increased')?.({ status: 'success', miningRate: 0.5 }));
     expect(screen.getByText('Rate increased!')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByText('Rate increased!')).toBeNull(), { timeout: 7_000 });
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2_900);
+    act(() => vi.advanceTimersByTime(2_999));
+    expect(screen.getByText('Rate increased!')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByText('Rate increased!')).toBeNull();
   });
 
   it("without an active tier says so beside an empty bar, never 'Max rate reached' beside a full one", () => {
