@@ -110,6 +110,8 @@ const envSchema = z.object({
   PENDING_REWARD_RAISE_PER_ADMIN_DAY: z.coerce.number().int().min(0).max(1_000_000_000).default(2_000),
   PENDING_REWARD_RAISE_TOTAL_30_DAYS: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
   PENDING_REWARD_RAISE_APPROVAL_ABOVE: z.coerce.number().int().min(0).max(1_000_000_000).default(100),
+  // A promoted admin approves no raise until this long after its promotion.
+  ADMIN_APPROVAL_COOLDOWN_HOURS: z.coerce.number().int().min(0).max(8_760).default(168),
   // The mining engine.
   MINING_UPDATE_INTERVAL_MS: z.coerce.number().int().min(100).default(MINING_UPDATE_INTERVAL_MS),
   MINING_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1000).default(MINING_CHECKPOINT_INTERVAL_MS),
@@ -259,6 +261,7 @@ function finalise(env: Env) {
       perAdminDay: env.PENDING_REWARD_RAISE_PER_ADMIN_DAY,
       total30Days: env.PENDING_REWARD_RAISE_TOTAL_30_DAYS,
       approvalAbove: env.PENDING_REWARD_RAISE_APPROVAL_ABOVE,
+      approverCooldownMs: env.ADMIN_APPROVAL_COOLDOWN_HOURS * 3_600_000,
     },
     market: { pairApiUrl: env.DEX_PAIR_API_URL, refreshMs: env.MARKET_REFRESH_MS },
     links: {

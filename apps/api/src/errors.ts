@@ -45,6 +45,8 @@ export const ERROR_CODES = [
   'overlay_link_expired',
   'adjustment_limit',
   'adjustment_decided',
+  'approver_refused',
+  'admin_change_refused',
   'code_required',
   'code_expired',
   'code_mismatch',

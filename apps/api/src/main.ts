@@ -5,7 +5,8 @@ import { limitHeapGrowth } from './heap.ts';
 
 function fail(err: unknown): never {
   const message =
-    err instanceof ConfigError || (err instanceof Error && err.name === 'InstanceLockedError')
+    err instanceof ConfigError ||
+    (err instanceof Error && (err.name === 'InstanceLockedError' || err.name === 'ChainMismatchError'))
       ? err.message
       : `STRM failed to start: ${err instanceof Error ? err.message : String(err)}`;
   process.stderr.write(`${message}\n`);

@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { startChain } from './chain/local-validator.ts';
+import { ChainMismatchError, checkChainIdentity, watchChainIdentity } from './services/chain-identity.ts';
 import { lockDataDir } from './instance-lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Dependencies } from './observability/dependencies.ts';
@@ -76,6 +77,12 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
   // Closed before the chain stops (closers run in reverse): web3.js's socket, opened by a confirmation (the dev
   // faucet's), would otherwise try to reconnect to a chain that is gone.
   lifecycle.onClose('rpc', () => rpc.close());
+  // Another chain's API never runs on this database; a chain that does not answer yet is checked again below.
+  const identity = await checkChainIdentity(db.prisma, rpc.connection, rpc.rpcUrl).catch((err: unknown) => {
+    if (err instanceof ChainMismatchError) throw err;
+    logger.warn({ err }, 'the chain did not answer its genesis hash; checking again once it does');
+    return 'unchecked' as const;
+  });
   const dependencies: Dependencies = { database: db.supervision, localChain: local.supervision };
   const { server, io, services } = createApp({
     config,
@@ -147,6 +154,18 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
     }
     process.exit(exitCode);
   };
+  if (identity === 'unchecked') {
+    const watch = watchChainIdentity(
+      () => checkChainIdentity(db.prisma, rpc.connection, rpc.rpcUrl),
+      logger,
+      (err) => {
+        logger.fatal({ err }, 'the chain is not the one this database belongs to; stopping');
+        process.stderr.write(`${err.message}\n`);
+        void shutdown('chain mismatch', 1);
+      },
+    );
+    lifecycle.onClose('chain identity check', () => watch.stop());
+  }
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('uncaughtException', (err, origin) => {

@@ -71,21 +71,28 @@ describe('the insider’s faucet', () => {
     const socket = await connect(server, mule!.publicKey.toBase58());
     const refusedBefore = await metric('strm_pending_reward_adjustments_total', '{outcome="refused"}');
 
-    // 100 STRM at a time (at the approval threshold, so no second admin is asked), collected each time.
+    // 100 STRM at a time (at the approval threshold), collected each time: the first by one admin alone,
+    // the second by another admin alone, the third asked by the first again, whose raises in 24 h now pass
+    // the threshold, so it waits for the second admin.
     const wallet = mule!.publicKey.toBase58();
-    for (let round = 1; round <= 3; round++) {
-      const raised = await adjust(admin, { wallet, amount: 100, reason: `round ${round}` });
-      expect(raised.status).toBe(200);
-      expect(raised.body).toMatchObject({ status: 'applied', pendingReward: 100 });
+    const collect = async () => {
       const signature = await selfTransfer(chain, mule!);
       const paid = await socketRequest(socket, 'collect-rewards', { signature, wallet }, [
         'rewards-collected',
         'rewards-error',
       ]);
-      expect(paid.event === 'rewards-collected' ? 'collected' : JSON.stringify(paid.payload)).toBe(
-        'collected',
-      );
-    }
+      return paid.event === 'rewards-collected' ? 'collected' : JSON.stringify(paid.payload);
+    };
+    const first = await adjust(admin, { wallet, amount: 100, reason: 'round 1' });
+    expect([first.status, first.body.status, first.body.pendingReward]).toEqual([200, 'applied', 100]);
+    expect(await collect()).toBe('collected');
+    const second = await adjust(secondAdmin, { wallet, amount: 100, reason: 'round 2' });
+    expect([second.status, second.body.status, second.body.pendingReward]).toEqual([200, 'applied', 100]);
+    expect(await collect()).toBe('collected');
+    const asked = await adjust(admin, { wallet, amount: 100, reason: 'round 3' });
+    expect([asked.status, asked.body.status, asked.body.pendingReward]).toEqual([202, 'pending_approval', 0]);
+    expect((await decide(secondAdmin, asked.body.adjustmentId as number, 'approve')).status).toBe(200);
+    expect(await collect()).toBe('collected');
     expect(await tokenUnits(chain, mule!.publicKey)).toBe(300_000_000n);
     // The fourth raise in 24 h would pass 300 STRM for this wallet.
     const fourth = await adjust(admin, { wallet, amount: 100 });
@@ -96,12 +103,15 @@ describe('the insider’s faucet', () => {
     });
     expect(await pendingOf(wallet)).toBe(0n);
 
-    // Another wallet: the same admin's raises stop at 500 STRM in 24 h.
+    // Another wallet: the same admin's raises (200 so far, one of them approved) stop at 500 STRM in 24 h,
+    // counting one still waiting for approval.
     const other = otherMule!.publicKey.toBase58();
-    expect((await adjust(admin, { wallet: other, amount: 100 })).status).toBe(200);
-    expect((await adjust(admin, { wallet: other, amount: 200 })).status).toBe(200);
-    // 500 raised by this admin today: one more STRM would pass it (the wallet's own 300 would not).
-    const overAdmin = await adjust(admin, { wallet: other, amount: 201 });
+    const waiting = await adjust(admin, { wallet: other, amount: 200 });
+    expect(waiting.status).toBe(202);
+    const third = Keypair.generate().publicKey.toBase58();
+    await minedOnce(third);
+    // 400 raised or asked by this admin today: 101 more would pass 500 (the wallet's own 300 would not).
+    const overAdmin = await adjust(admin, { wallet: third, amount: 101 });
     expect(overAdmin.status).toBe(409);
     expect(overAdmin.body.message).toBe(
       'This would take your adjustments above 500 STRM of raises in 24 hours',
@@ -109,7 +119,8 @@ describe('the insider’s faucet', () => {
     expect(await metric('strm_pending_reward_adjustments_total', '{outcome="refused"}')).toBe(
       refusedBefore + 2,
     );
-    // Lowering is never limited.
+    expect((await decide(secondAdmin, waiting.body.adjustmentId as number, 'approve')).status).toBe(200);
+    // Lowering is never limited, nor waits.
     expect((await adjust(admin, { wallet: other, amount: 10 })).status).toBe(200);
     expect(await pendingOf(other)).toBe(10_000_000n);
     socket.close();
@@ -186,5 +197,257 @@ describe('a raise above the approval threshold', () => {
     const rejected = await decide(admin, asked.body.adjustmentId as number, 'reject');
     expect(rejected.body).toMatchObject({ status: 'rejected', decidedBy: admin });
     expect(await pendingOf(wallet)).toBe(0n);
+  });
+});
+
+// The two-admin rule and the caps against an admin who promotes a puppet, a backlog approved at once and
+// many small raises (docs/security.md#pending-reward-adjustments). A server of its own: its clock moves.
+describe('insider limits', () => {
+  const [a, b, c, d, e] = Array.from({ length: 5 }, () => Keypair.generate().publicKey.toBase58()) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  let limits: EngineServer;
+  beforeAll(async () => {
+    limits = await startEngineServer(chain, {
+      env: {
+        ADMIN_WALLETS: [a, b, c, d, e].join(','),
+        PENDING_REWARD_RAISE_PER_WALLET_DAY: '300',
+        PENDING_REWARD_RAISE_PER_ADMIN_DAY: '500',
+        PENDING_REWARD_RAISE_TOTAL_30_DAYS: '100000',
+        PENDING_REWARD_RAISE_APPROVAL_ABOVE: '100',
+      },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await limits?.close();
+    await limits?.drop();
+  });
+  const as = (by: string) => `Bearer ${issueAuthToken(limits.config, by, limits.clock)}`;
+  const raise = (by: string, body: object) =>
+    request(limits.app.app).post('/api/v1/streamer/pending-reward').set('Authorization', as(by)).send(body);
+  const decideOn = (by: string, id: number, decision: 'approve' | 'reject') =>
+    request(limits.app.app)
+      .post(`/api/v1/admin/pending-reward-adjustments/${id}/${decision}`)
+      .set('Authorization', as(by));
+  const promote = (by: string, wallet: string) =>
+    request(limits.app.app).put(`/api/v1/admin/admins/${wallet}`).set('Authorization', as(by));
+  const pending = async (wallet: string) =>
+    (await limits.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
+  const mined = async (wallet = Keypair.generate().publicKey.toBase58()) => {
+    await grantAccess(limits.prisma, wallet);
+    await minedOnceIn(limits.prisma, wallet, limits.clock.now());
+    return wallet;
+  };
+
+  it('a puppet admin approves nothing for the admin who made it; the raise is paid only once an admin outside that line approves', async () => {
+    const puppet = Keypair.generate().publicKey.toBase58();
+    expect((await promote(a, puppet)).status).toBe(200);
+    const listed = await request(limits.app.app).get('/api/v1/admin/admins').set('Authorization', as(a));
+    expect(listed.body).toContainEqual(
+      expect.objectContaining({ wallet: puppet, source: 'promoted', promoted_by: a }),
+    );
+    // A promoted admin promotes nobody: a chain of puppets would each bring a cap of their own.
+    const chained = await promote(puppet, Keypair.generate().publicKey.toBase58());
+    expect(chained.status).toBe(403);
+    expect(chained.body).toEqual({
+      error: 'admin_change_refused',
+      message: 'Only an admin listed in ADMIN_WALLETS can promote or demote admins',
+    });
+    const demoted = await request(limits.app.app)
+      .delete(`/api/v1/admin/admins/${puppet}`)
+      .set('Authorization', as(puppet));
+    expect(demoted.status).toBe(403);
+
+    const [muleKeys] = await fundedWallets(chain, 1);
+    const mule = await mined(muleKeys!.publicKey.toBase58());
+    const first = await raise(a, { wallet: mule, amount: 150, reason: 'missed session' });
+    expect(first.status).toBe(202);
+    const tooNew = await decideOn(puppet, first.body.adjustmentId, 'approve');
+    expect(tooNew.status).toBe(403);
+    expect(tooNew.body).toEqual({
+      error: 'approver_refused',
+      message: 'An admin promoted less than 168 hours ago cannot approve adjustments',
+    });
+
+    // A week on, the puppet is past its cooling-off, but it still approves nothing asked by its maker.
+    limits.clock.advance(8 * 86_400_000);
+    const second = await raise(a, { wallet: mule, amount: 150, reason: 'missed session' });
+    expect(second.status).toBe(202);
+    const sameLine = await decideOn(puppet, second.body.adjustmentId, 'approve');
+    expect(sameLine.status).toBe(403);
+    expect(sameLine.body.message).toBe(
+      'An admin who promoted the requester, was promoted by it, or shares its promoter cannot approve this adjustment',
+    );
+    // Nor does the maker approve what its puppet asks.
+    const byPuppet = await raise(puppet, { wallet: mule, amount: 150 });
+    expect(byPuppet.status).toBe(202);
+    expect((await decideOn(a, byPuppet.body.adjustmentId, 'approve')).status).toBe(403);
+    expect((await decideOn(a, byPuppet.body.adjustmentId, 'reject')).status).toBe(200);
+    expect(await pending(mule)).toBe(0n);
+
+    // An admin of another line approves: the raise is paid, on chain, once.
+    expect((await decideOn(b, second.body.adjustmentId, 'approve')).status).toBe(200);
+    expect(await pending(mule)).toBe(150_000_000n);
+    limits.clock.set(new Date());
+    const socket = await connect(limits, mule);
+    const signature = await selfTransfer(chain, muleKeys!);
+    const paid = await socketRequest(socket, 'collect-rewards', { signature, wallet: mule }, [
+      'rewards-collected',
+      'rewards-error',
+    ]);
+    socket.close();
+    expect(paid.event === 'rewards-collected' ? 'collected' : JSON.stringify(paid.payload)).toBe('collected');
+    expect(await tokenUnits(chain, muleKeys!.publicKey)).toBe(150_000_000n);
+  }, 120_000);
+
+  it('a puppet’s raises count toward its maker’s caps: puppets do not multiply the per-admin cap', async () => {
+    const puppet = Keypair.generate().publicKey.toBase58();
+    expect((await promote(c, puppet)).status).toBe(200);
+    // 100 by the maker alone, then the puppet's 50 waits: the threshold is the line's sum in 24 h.
+    expect((await raise(c, { wallet: await mined(), amount: 100 })).status).toBe(200);
+    const asked = await raise(puppet, { wallet: await mined(), amount: 50 });
+    expect(asked.status).toBe(202);
+    expect((await decideOn(b, asked.body.adjustmentId, 'approve')).status).toBe(200);
+    expect((await raise(puppet, { wallet: await mined(), amount: 300 })).status).toBe(202);
+    // 450 of the line's 500 raised or asked: the maker's 60 more would pass it.
+    const over = await raise(c, { wallet: await mined(), amount: 60 });
+    expect(over.status).toBe(409);
+    expect(over.body.message).toBe('This would take your adjustments above 500 STRM of raises in 24 hours');
+  });
+
+  it('many small raises wait for a second admin as one large one would', async () => {
+    const wallet = await mined();
+    for (const amount of [30, 60, 90]) {
+      const applied = await raise(d, { wallet, amount });
+      expect([applied.status, applied.body.status]).toEqual([200, 'applied']);
+    }
+    const fourth = await raise(d, { wallet, amount: 120 });
+    expect([fourth.status, fourth.body.status]).toEqual([202, 'pending_approval']);
+    expect(await pending(wallet)).toBe(90_000_000n);
+  });
+
+  it('a raise counts when its money moves, and one left waiting a day expires unapproved', async () => {
+    // Asked now, approved 20 h later: the wallet's 24 h from the approval include it.
+    const wallet = await mined();
+    const asked = await raise(e, { wallet, amount: 250 });
+    expect(asked.status).toBe(202);
+    limits.clock.advance(20 * 3_600_000);
+    expect((await decideOn(b, asked.body.adjustmentId, 'approve')).status).toBe(200);
+    limits.clock.advance(5 * 3_600_000);
+    const more = await raise(d, { wallet, amount: 350 });
+    expect(more.status).toBe(409);
+    expect(more.body.message).toBe(
+      "This would raise the wallet's pending reward by more than 300 STRM in 24 hours",
+    );
+
+    // A backlog: asked, then left for more than a day, it can no longer be approved.
+    const late = await mined();
+    const backlog = await raise(e, { wallet: late, amount: 150 });
+    expect(backlog.status).toBe(202);
+    limits.clock.advance(25 * 3_600_000);
+    const listed = await request(limits.app.app)
+      .get('/api/v1/admin/pending-reward-adjustments')
+      .set('Authorization', as(b));
+    expect(listed.body.adjustments).toContainEqual(
+      expect.objectContaining({ id: backlog.body.adjustmentId, status: 'expired', wallet: late }),
+    );
+    const approve = await decideOn(b, backlog.body.adjustmentId, 'approve');
+    expect(approve.status).toBe(409);
+    expect(approve.body.message).toBe('This adjustment waited more than 24 hours for approval and expired');
+    expect(await pending(late)).toBe(0n);
+    const audit = await request(limits.app.app).get('/api/v1/admin/audit').set('Authorization', as(b));
+    expect(audit.body).toContainEqual(
+      expect.objectContaining({
+        actor: 'system',
+        action: 'pending_reward_adjustment_expired',
+        target: late,
+      }),
+    );
+  });
+});
+
+// The rest of the limits, each on a server of its own so that its sums are its own.
+describe('adjustment limits', () => {
+  const [a, b] = [Keypair.generate().publicKey.toBase58(), Keypair.generate().publicKey.toBase58()];
+  let s: EngineServer;
+  beforeAll(async () => {
+    s = await startEngineServer(chain, {
+      env: {
+        ADMIN_WALLETS: `${a},${b}`,
+        PENDING_REWARD_RAISE_PER_WALLET_DAY: '300',
+        PENDING_REWARD_RAISE_PER_ADMIN_DAY: '1000',
+        PENDING_REWARD_RAISE_TOTAL_30_DAYS: '1000',
+        PENDING_REWARD_RAISE_APPROVAL_ABOVE: '250',
+      },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    await s?.drop();
+  });
+  const as = (by: string) => `Bearer ${issueAuthToken(s.config, by, s.clock)}`;
+  const raise = (by: string, body: object) =>
+    request(s.app.app).post('/api/v1/streamer/pending-reward').set('Authorization', as(by)).send(body);
+  const approve = (by: string, id: number) =>
+    request(s.app.app)
+      .post(`/api/v1/admin/pending-reward-adjustments/${id}/approve`)
+      .set('Authorization', as(by));
+  const mined = async (wallet = Keypair.generate().publicKey.toBase58()) => {
+    await grantAccess(s.prisma, wallet);
+    await minedOnceIn(s.prisma, wallet, s.clock.now());
+    return wallet;
+  };
+  const pending = async (wallet: string) =>
+    (await s.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
+
+  it('an unknown adjustment is not found; the raised wallet approves nothing of its own', async () => {
+    const missing = await approve(a, 2_000_000_000);
+    expect([missing.status, missing.body.message]).toEqual([404, 'No such adjustment']);
+    // b is an admin that has mined: a raise of its own reward waits, and b cannot approve it.
+    await mined(b);
+    const asked = await raise(a, { wallet: b, amount: 260 });
+    expect(asked.status).toBe(202);
+    const own = await approve(b, asked.body.adjustmentId);
+    expect([own.status, own.body.message]).toEqual([403, 'A second admin must approve this adjustment']);
+    expect(await pending(b)).toBe(0n);
+  });
+
+  it('a raise waiting for approval counts toward the wallet’s cap', async () => {
+    const wallet = await mined();
+    const asked = await raise(a, { wallet, amount: 260 });
+    expect(asked.status).toBe(202);
+    const meanwhile = await raise(b, { wallet, amount: 100 });
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.body.message).toBe(
+      "This would raise the wallet's pending reward by more than 300 STRM in 24 hours",
+    );
+  });
+
+  it('two admins raising at once are counted one after the other', async () => {
+    // 520 of the 1,000 in 30 days raised or asked above: two raises of 250 at once fit one at a time only.
+    const [first, second] = [await mined(), await mined()];
+    const both = await Promise.all([
+      raise(a, { wallet: first, amount: 250 }),
+      raise(b, { wallet: second, amount: 250 }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.find((r) => r.status === 409)?.body.message).toBe(
+      'This would take all adjustments above 1,000 STRM of raises in 30 days',
+    );
+    expect((await pending(first)) + (await pending(second))).toBe(250_000_000n);
+  });
+
+  it('all raises together stop at the 30-day total, which frees up as raises age out of it', async () => {
+    const wallet = await mined();
+    const over = await raise(a, { wallet, amount: 240 });
+    expect(over.status).toBe(409);
+    expect(over.body.message).toBe('This would take all adjustments above 1,000 STRM of raises in 30 days');
+    s.clock.advance(31 * 86_400_000);
+    expect((await raise(a, { wallet, amount: 240 })).status).toBe(200);
+    expect(await pending(wallet)).toBe(240_000_000n);
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT_STATE_DIR } from '../src/db/embedded.ts';
 import { freePort } from './ports.ts';
+import { startTestChain } from './engine-harness.ts';
 import { runApiToExit, startApiProcess } from './process.ts';
 import { adminQuery, databaseUrl } from './support.ts';
 
@@ -159,4 +160,46 @@ describe('starting the API', () => {
     );
     expect(migrations.rowCount).toBeGreaterThan(0);
   });
+
+  it('refuses to run on a database that belongs to another chain, whatever its profile', async () => {
+    const name = `strm_chain_${randomBytes(5).toString('hex')}`;
+    await adminQuery(machinePostgres, `CREATE DATABASE "${name}"`);
+    cleanups.push(() => adminQuery(machinePostgres, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    const url = databaseUrl(machinePostgres, name);
+    const [production, development] = [await startTestChain(), await startTestChain()];
+    cleanups.push(
+      () => production.stop(),
+      () => development.stop(),
+    );
+
+    const api = await startApiProcess({
+      DATABASE_URL: url,
+      SOLANA_RPC_URL: production.local.rpcUrl,
+      PORT: String(await freePort()),
+    });
+    await api.stop();
+    const recorded = await adminQuery(url, 'SELECT genesis_hash FROM chain_identity');
+    expect(recorded.rows).toEqual([{ genesis_hash: await production.local.connection.getGenesisHash() }]);
+
+    // The development profile (demo platform, its own chain) pointed at that database does not start.
+    const { code, stderr } = await runApiToExit({
+      DATABASE_URL: url,
+      SOLANA_RPC_URL: development.local.rpcUrl,
+      DEMO_PLATFORM: 'on',
+      PORT: String(await freePort()),
+    });
+    expect(code).toBe(1);
+    const other = await development.local.connection.getGenesisHash();
+    expect(stderr.trim().split('\n').at(-1)).toBe(
+      `This database belongs to the chain with genesis hash ${recorded.rows[0].genesis_hash} (first seen at ${new URL(production.local.rpcUrl).origin}), but ${new URL(development.local.rpcUrl).origin} answers ${other}: rewards of one chain are never added to, or paid from, another's database. Point DATABASE_URL at this chain's own database.`,
+    );
+    // Its own chain again: it starts.
+    const again = await startApiProcess({
+      DATABASE_URL: url,
+      SOLANA_RPC_URL: production.local.rpcUrl,
+      PORT: String(await freePort()),
+    });
+    expect((await health(again.url)).database.ok).toBe(true);
+    await again.stop();
+  }, 180_000);
 });

@@ -152,6 +152,11 @@ impl Validator {
             None => start_native(accounts, upgrade_authority).await,
             Some(sbf) => start_sbf(sbf, accounts, upgrade_authority),
         }?;
+        // The chain's identity for its clients (the API records it beside the rewards it owes): one data
+        // directory's genesis authority gives the same hash across restarts, two directories two hashes.
+        let genesis_hash = upgrade_authority.map_or(genesis_hash, |authority| {
+            solana_sdk::hash::hashv(&[b"strm-local-chain", authority.as_ref()])
+        });
         let validator = Arc::new(Validator {
             engine,
             faucet,

@@ -41,6 +41,8 @@ const STATUS: Record<ErrorCode, number | readonly [status: number, error: string
   overlay_link_expired: 401,
   adjustment_limit: 409,
   adjustment_decided: 409,
+  approver_refused: 403,
+  admin_change_refused: 403,
   code_required: 400,
   code_expired: 410,
   code_mismatch: 400,

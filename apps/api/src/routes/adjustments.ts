@@ -19,6 +19,7 @@ import {
   type AdjustmentOutcome,
   adjustPendingReward,
   decideAdjustment,
+  expireWaitingAdjustments,
   listAdjustments,
 } from '../services/streamer/adjustments.ts';
 
@@ -107,6 +108,7 @@ export function adjustmentsRouter(deps: AppDeps, services: Pick<Services, 'engin
 
   getAdjustments(router, requireAdmin(deps), async (req, res) => {
     const { status } = adjustmentListQuerySchema.parse(req.query);
+    await expireWaitingAdjustments(adjustmentDeps);
     const adjustments = await listAdjustments(deps.prisma, { status, limit: 100 });
     res.json({ adjustments } satisfies z.input<typeof adjustmentListSchema>);
   });

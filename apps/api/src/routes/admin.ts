@@ -16,7 +16,7 @@ import type { AppDeps } from '../deps.ts';
 import { requireAdmin, walletOf } from '../http/auth.ts';
 import { route } from '../http/openapi-route.ts';
 import type { AccessControl } from '../services/access.ts';
-import { demoteAdmin, listAdmins, promoteAdmin } from '../services/admins.ts';
+import { assertMayChangeAdmins, demoteAdmin, listAdmins, promoteAdmin } from '../services/admins.ts';
 import { listAdminActions } from '../services/audit.ts';
 import { grantBetaAccess, revokeBetaAccess } from '../services/beta-access.ts';
 import { listRegistrations } from '../services/registrations.ts';
@@ -65,21 +65,26 @@ const putAdmin = route({
   method: 'put',
   path: '/admin/admins/:wallet',
   tag: 'Admin',
-  summary: 'Promote a wallet to admin (idempotent); audited',
+  summary: 'Promote a wallet to admin (idempotent; by an admin in ADMIN_WALLETS only); audited',
   auth: 'admin',
   params: walletParamsSchema,
   ok: { schema: adminChangeSchema },
+  errors: { 403: 'Not an admin listed in ADMIN_WALLETS' },
 });
 
 const deleteAdmin = route({
   method: 'delete',
   path: '/admin/admins/:wallet',
   tag: 'Admin',
-  summary: 'Demote a promoted admin; audited',
+  summary: 'Demote a promoted admin (by an admin in ADMIN_WALLETS only); audited',
   auth: 'admin',
   params: walletParamsSchema,
   ok: { schema: adminChangeSchema },
-  errors: { 404: 'This wallet is not an admin', 409: 'An admin through ADMIN_WALLETS' },
+  errors: {
+    403: 'Not an admin listed in ADMIN_WALLETS',
+    404: 'This wallet is not an admin',
+    409: 'An admin through ADMIN_WALLETS',
+  },
 });
 
 const getAudit = route({
@@ -122,6 +127,7 @@ export function adminRouter(deps: AppDeps, access: AccessControl): Router {
 
   putAdmin(router, async (req, res) => {
     const { wallet } = walletParamsSchema.parse(req.params);
+    assertMayChangeAdmins(deps, walletOf(req));
     const promoted = await promoteAdmin(deps, walletOf(req), wallet, deps.clock.now());
     access.forget(wallet);
     res.json(promoted satisfies z.input<typeof adminChangeSchema>);
@@ -129,6 +135,7 @@ export function adminRouter(deps: AppDeps, access: AccessControl): Router {
 
   deleteAdmin(router, async (req, res) => {
     const { wallet } = walletParamsSchema.parse(req.params);
+    assertMayChangeAdmins(deps, walletOf(req));
     const demoted = await demoteAdmin(deps, walletOf(req), wallet, deps.clock.now());
     await access.changed(wallet);
     res.json(demoted satisfies z.input<typeof adminChangeSchema>);

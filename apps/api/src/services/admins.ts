@@ -1,7 +1,10 @@
-// Admins are the wallets in ADMIN_WALLETS plus those an admin promoted (table admins).
+// Admins are the wallets in ADMIN_WALLETS plus those promoted (table admins). Only a configured admin (or the
+// operators' CLI) promotes or demotes: an admin who could promote would approve its own raises through a
+// second wallet (docs/security.md#pending-reward-adjustments).
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { DomainError } from '../errors.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { ACCESS_CHANNEL } from './access.ts';
 import { recordAdminAction } from './audit.ts';
 
@@ -33,6 +36,41 @@ export async function listAdmins(deps: AdminDeps) {
         created_at: a.createdAt.toISOString(),
       })),
   ];
+}
+
+export const adminChangeRefused = 'Only an admin listed in ADMIN_WALLETS can promote or demote admins';
+
+/** Refuses an admin change asked through the API by an admin that ADMIN_WALLETS does not list. */
+export function assertMayChangeAdmins(deps: Pick<AdminDeps, 'config'>, actor: string) {
+  if (!deps.config.adminWallets.has(actor)) throw new DomainError('admin_change_refused', adminChangeRefused);
+}
+
+/** An admin as the approval rules see it: its promotion line and, for a promoted one, since when. */
+export interface AdminStanding {
+  /** A configured admin is its own line; a promoted one belongs to its promoter's (followed to the root). */
+  line: string;
+  promotedAt: Date | null;
+}
+
+/**
+ * `wallet`'s standing as an admin: the root of the promotions that made it one (a configured admin, the CLI's
+ * `cli:<user>`, or a promoter since demoted) and when it was promoted.
+ */
+export async function adminStanding(
+  db: Pick<Prisma.TransactionClient, 'admin'>,
+  adminWallets: ReadonlySet<string>,
+  wallet: string,
+): Promise<AdminStanding> {
+  if (adminWallets.has(wallet)) return { line: wallet, promotedAt: null };
+  const own = await db.admin.findUnique({ where: { wallet } });
+  let line = own?.promotedBy ?? wallet;
+  // Rows promoted by promoted admins (before only configured admins could promote) lead to their root.
+  for (let hops = 0; hops < 16 && !adminWallets.has(line); hops++) {
+    const promoter = await db.admin.findUnique({ where: { wallet: line } });
+    if (!promoter || promoter.promotedBy === line) break;
+    line = promoter.promotedBy;
+  }
+  return { line, promotedAt: own?.createdAt ?? null };
 }
 
 /** Makes `wallet` an admin (idempotent); audited. */

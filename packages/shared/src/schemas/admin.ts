@@ -67,6 +67,7 @@ const ADMIN_ACTIONS = [
   'pending_reward_adjustment_requested',
   'pending_reward_adjustment_approved',
   'pending_reward_adjustment_rejected',
+  'pending_reward_adjustment_expired',
 ] as const;
 export const auditQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 /** Who did what and when; newest first. The actor is a wallet or `cli:<user>` for the operators' CLI. */

@@ -110,7 +110,7 @@ export const adjustmentSchema = z.object({
   previousPendingReward: z.number().nonnegative(),
   requestedPendingReward: z.number().nonnegative(),
   reason: z.string().nullable(),
-  status: z.enum(['applied', 'pending_approval', 'rejected']),
+  status: z.enum(['applied', 'pending_approval', 'rejected', 'expired']),
   decidedBy: z.string().nullable(),
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
@@ -122,5 +122,5 @@ export const adjustmentIdParamsSchema = z.object({
   id: z.coerce.number().int().positive().max(2_147_483_647),
 });
 export const adjustmentListQuerySchema = z.object({
-  status: z.enum(['applied', 'pending_approval', 'rejected']).optional(),
+  status: z.enum(['applied', 'pending_approval', 'rejected', 'expired']).optional(),
 });

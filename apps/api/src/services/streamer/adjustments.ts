@@ -2,17 +2,21 @@
 // turn them into a faucet: grant a second wallet beta access, raise its pending reward, collect, repeat.
 // - never the admin's own wallet; never raised above PENDING_REWARD_ADJUSTMENT_MAX in one call;
 // - a raise only for a wallet that has mined (a closed session): a fresh wallet has nothing to correct;
-// - raises are capped per wallet and per admin in 24 h, and all together in 30 days (counting those waiting
-//   for approval, so a queue of requests cannot exceed them either);
-// - a raise above the approval threshold waits for a second admin (neither the requester nor the wallet);
-// - every adjustment, request, approval and rejection is in the audit log, and counted for alerting.
+// - raises are capped per wallet and per promotion line in 24 h, and all together in 30 days, counted when the
+//   money moves (applied, or approved) and, while they wait, when they were asked: a queue cannot exceed them;
+// - a raise waits for a second admin once the requester's line has raised more than the approval threshold
+//   in 24 h without one; the approver is outside that line, and not promoted within the cooling-off period;
+// - a raise waiting longer than a day expires;
+// - every adjustment, request, approval, rejection and expiry is in the audit log, and counted for alerting.
 // Lowering a pending reward (a correction the other way) is never limited.
+// The rules and the threats they answer: docs/security.md#pending-reward-adjustments.
 import { type Adjustment, fromBaseUnits, PRODUCT, toBaseUnits } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import { DomainError } from '../../errors.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { adminStanding } from '../admins.ts';
 import { recordAdminAction } from '../audit.ts';
 
 export const ownPendingRewardRefused = 'Admins cannot adjust their own pending reward';
@@ -28,31 +32,81 @@ export const ADJUSTMENT_LIMITS = {
     `This would take all adjustments above ${max.toLocaleString('en-US')} ${PRODUCT} of raises in 30 days`,
 } as const;
 export const approveOwnRefused = 'A second admin must approve this adjustment';
+export const approveSameLineRefused =
+  'An admin who promoted the requester, was promoted by it, or shares its promoter cannot approve this adjustment';
+export const approverTooNew = (hours: number) =>
+  `An admin promoted less than ${hours.toLocaleString('en-US')} hours ago cannot approve adjustments`;
 export const adjustmentNotWaiting = 'This adjustment is not waiting for approval';
+export const adjustmentExpired = 'This adjustment waited more than 24 hours for approval and expired';
 
 const DAY_MS = 86_400_000;
+/** How long a raise waits for a second admin before it expires. */
+export const APPROVAL_WAIT_MS = DAY_MS;
 
-export type AdjustmentOutcome = 'applied' | 'pending_approval' | 'refused' | 'approved' | 'rejected';
+export type AdjustmentOutcome =
+  | 'applied'
+  | 'pending_approval'
+  | 'refused'
+  | 'approved'
+  | 'rejected'
+  | 'expired';
 
 export interface AdjustmentDeps {
   prisma: PrismaClient;
   clock: Clock;
-  config: Pick<Config, 'pendingRewardAdjustmentMax' | 'pendingRewardRaises'>;
+  config: Pick<Config, 'pendingRewardAdjustmentMax' | 'pendingRewardRaises' | 'adminWallets'>;
   /** Told of each outcome and of the base units a raise added (strm_pending_reward_adjustments_total…). */
   counted?(outcome: AdjustmentOutcome, raisedUnits?: bigint): void;
 }
 
 type Tx = Prisma.TransactionClient;
 
-/** Raises (new above previous) applied or waiting since `since`, by these filters, in base units. */
-async function raisedSince(tx: Tx, since: Date, by: { wallet?: string; admin?: string }, exceptId?: number) {
+/**
+ * Raises (new above previous) in base units that moved since `since` (applied at once, or approved: counted
+ * when approved) or that wait for approval and were asked since then, by these filters. A line is matched on
+ * `admin_line`, or the requester's wallet for rows from before lines were recorded.
+ */
+async function raisedSince(tx: Tx, since: Date, by: { wallet?: string; line?: string }, exceptId?: number) {
   const [row] = await tx.$queryRaw<{ raised: bigint | null }[]>`
     SELECT COALESCE(sum(new_units - previous_units), 0)::bigint AS raised FROM pending_reward_adjustments
-     WHERE new_units > previous_units AND status IN ('applied', 'pending_approval') AND created_at >= ${since}
+     WHERE new_units > previous_units
+       AND ((status = 'applied' AND COALESCE(decided_at, created_at) >= ${since})
+         OR (status = 'pending_approval' AND created_at >= ${since}))
        AND (${by.wallet ?? null}::text IS NULL OR wallet = ${by.wallet ?? null})
-       AND (${by.admin ?? null}::text IS NULL OR admin_wallet = ${by.admin ?? null})
+       AND (${by.line ?? null}::text IS NULL OR COALESCE(admin_line, admin_wallet) = ${by.line ?? null})
        AND id <> ${exceptId ?? -1}`;
   return row?.raised ?? 0n;
+}
+
+/** What a line raised in the 24 h before `at` with no second admin: the approval threshold's sum. */
+async function raisedAloneSince(tx: Tx, since: Date, line: string) {
+  const [row] = await tx.$queryRaw<{ raised: bigint | null }[]>`
+    SELECT COALESCE(sum(new_units - previous_units), 0)::bigint AS raised FROM pending_reward_adjustments
+     WHERE new_units > previous_units AND status = 'applied' AND decided_by IS NULL AND created_at >= ${since}
+       AND COALESCE(admin_line, admin_wallet) = ${line}`;
+  return row?.raised ?? 0n;
+}
+
+/**
+ * Marks every raise that has waited longer than APPROVAL_WAIT_MS as expired, each in the audit log (the
+ * caller holds the adjustments' lock). Returns how many.
+ */
+async function expireWaiting(tx: Tx, at: Date): Promise<number> {
+  const expired = await tx.$queryRaw<
+    { id: number; wallet: string; admin_wallet: string; raise: bigint }[]
+  >`UPDATE pending_reward_adjustments SET status = 'expired', decided_at = ${at}
+     WHERE status = 'pending_approval' AND created_at < ${new Date(at.getTime() - APPROVAL_WAIT_MS)}
+     RETURNING id, wallet, admin_wallet, (new_units - previous_units) AS raise`;
+  for (const row of expired) {
+    await recordAdminAction(tx, {
+      actor: 'system',
+      action: 'pending_reward_adjustment_expired',
+      target: row.wallet,
+      detail: `#${row.id} requested by ${row.admin_wallet}: raise of ${fromBaseUnits(row.raise)} ${PRODUCT} waited more than 24 hours`,
+      at,
+    });
+  }
+  return expired.length;
 }
 
 /**
@@ -62,7 +116,7 @@ async function raisedSince(tx: Tx, since: Date, by: { wallet?: string; admin?: s
 async function checkRaise(
   tx: Tx,
   deps: AdjustmentDeps,
-  raise: { wallet: string; admin: string; units: bigint; at: Date; exceptId?: number },
+  raise: { wallet: string; line: string; units: bigint; at: Date; exceptId?: number },
 ) {
   const { perWalletDay, perAdminDay, total30Days } = deps.config.pendingRewardRaises;
   const [mined] = await tx.$queryRaw<{ n: bigint }[]>`
@@ -77,7 +131,7 @@ async function checkRaise(
       ADJUSTMENT_LIMITS.perWalletDay(perWalletDay),
     ],
     [
-      await raisedSince(tx, day, { admin: raise.admin }, raise.exceptId),
+      await raisedSince(tx, day, { line: raise.line }, raise.exceptId),
       perAdminDay,
       ADJUSTMENT_LIMITS.perAdminDay(perAdminDay),
     ],
@@ -92,12 +146,39 @@ async function checkRaise(
   }
 }
 
+/**
+ * Refuses an approver in the requester's promotion line (its promoter, one it promoted, or one promoted by
+ * the same admin), or promoted within the cooling-off period: a puppet admin approves nothing for its maker.
+ */
+async function checkApprover(tx: Tx, deps: AdjustmentDeps, approver: string, line: string, at: Date) {
+  const standing = await adminStanding(tx, deps.config.adminWallets, approver);
+  const cooldownMs = deps.config.pendingRewardRaises.approverCooldownMs;
+  if (standing.promotedAt && at.getTime() - standing.promotedAt.getTime() < cooldownMs) {
+    throw new DomainError('approver_refused', approverTooNew(cooldownMs / 3_600_000));
+  }
+  if (standing.line === line) throw new DomainError('approver_refused', approveSameLineRefused);
+}
+
 /** One adjustment at a time across the instances: the limits are sums over everyone's. */
 const lockAdjustments = (tx: Tx) =>
   tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('strm:adjustments'))`;
 
 const describe = (previous: bigint, units: bigint, reason?: string | null) =>
   `from ${fromBaseUnits(previous)} to ${fromBaseUnits(units)} ${PRODUCT}${reason ? `: ${reason}` : ''}`;
+
+/**
+ * Expires every raise that has waited longer than a day for a second admin (audited, counted), in a
+ * transaction of its own so that a refusal after it does not undo it. Returns how many expired.
+ */
+export async function expireWaitingAdjustments(deps: AdjustmentDeps): Promise<number> {
+  const at = deps.clock.now();
+  const expired = await deps.prisma.$transaction(async (tx) => {
+    await lockAdjustments(tx);
+    return expireWaiting(tx, at);
+  });
+  for (let i = 0; i < expired; i++) deps.counted?.('expired');
+  return expired;
+}
 
 /**
  * POST /streamer/pending-reward (admins only): sets the pending reward, or (a raise above the approval
@@ -108,6 +189,7 @@ export async function adjustPendingReward(
   deps: AdjustmentDeps,
   input: { admin: string; wallet: string; amount: number; reason?: string | undefined },
 ) {
+  await expireWaitingAdjustments(deps);
   try {
     const { raisedUnits, ...result } = await adjust(deps, input);
     deps.counted?.(result.status, result.status === 'applied' ? raisedUnits : undefined);
@@ -142,15 +224,20 @@ async function adjust(
         adjustmentAboveMax(deps.config.pendingRewardAdjustmentMax),
       );
     const raise = units > previous ? units - previous : 0n;
-    if (raise > 0n)
-      await checkRaise(tx, deps, { wallet: input.wallet, admin: input.admin, units: raise, at });
-    const waits = raise > toBaseUnits(deps.config.pendingRewardRaises.approvalAbove);
+    const { line } = await adminStanding(tx, deps.config.adminWallets, input.admin);
+    if (raise > 0n) await checkRaise(tx, deps, { wallet: input.wallet, line, units: raise, at });
+    // The threshold is on the line's sum in 24 h, so that many small raises wait as one large one would.
+    const waits =
+      raise > 0n &&
+      (await raisedAloneSince(tx, new Date(at.getTime() - DAY_MS), line)) + raise >
+        toBaseUnits(deps.config.pendingRewardRaises.approvalAbove);
     if (!waits)
       await tx.streamer.update({ where: { wallet: input.wallet }, data: { pendingRewardUnits: units } });
     const record = await tx.pendingRewardAdjustment.create({
       data: {
         wallet: input.wallet,
         adminWallet: input.admin,
+        adminLine: line,
         previousUnits: previous,
         newUnits: units,
         reason: input.reason,
@@ -184,18 +271,23 @@ export async function decideAdjustment(
   deps: AdjustmentDeps,
   input: { admin: string; id: number; approve: boolean; isLive(wallet: string): Promise<boolean> },
 ): Promise<Adjustment> {
+  await expireWaitingAdjustments(deps);
   const at = deps.clock.now();
   const decided = await deps.prisma.$transaction(async (tx) => {
     await lockAdjustments(tx);
     const request = await tx.pendingRewardAdjustment.findUnique({ where: { id: input.id } });
     if (!request) throw new DomainError('not_found', 'No such adjustment');
+    if (request.status === 'expired') throw new DomainError('adjustment_decided', adjustmentExpired);
     if (request.status !== 'pending_approval')
       throw new DomainError('adjustment_decided', adjustmentNotWaiting);
     if (input.admin === request.adminWallet || input.admin === request.wallet) {
       throw new DomainError('own_pending_reward', approveOwnRefused);
     }
     const raise = request.newUnits - request.previousUnits;
+    const line =
+      request.adminLine ?? (await adminStanding(tx, deps.config.adminWallets, request.adminWallet)).line;
     if (input.approve) {
+      await checkApprover(tx, deps, input.admin, line, at);
       if (await input.isLive(request.wallet)) {
         throw new DomainError(
           'streamer_live',
@@ -204,7 +296,7 @@ export async function decideAdjustment(
       }
       await checkRaise(tx, deps, {
         wallet: request.wallet,
-        admin: request.adminWallet,
+        line,
         units: raise,
         at,
         exceptId: request.id,

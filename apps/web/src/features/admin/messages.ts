@@ -102,7 +102,12 @@ export const ADMIN_MESSAGES = {
       reason: 'Reason',
       status: 'Status',
     },
-    status: { applied: 'Applied', pending_approval: 'Waiting for approval', rejected: 'Rejected' },
+    status: {
+      applied: 'Applied',
+      pending_approval: 'Waiting for approval',
+      rejected: 'Rejected',
+      expired: 'Expired (not approved within 24 hours)',
+    },
     approve: 'Approve',
     reject: 'Reject',
     confirmApprove: (wallet: string, raise: string) =>
@@ -123,6 +128,7 @@ export const ADMIN_MESSAGES = {
       pending_reward_adjustment_requested: 'Asked to raise a pending reward',
       pending_reward_adjustment_approved: 'Approved a raise',
       pending_reward_adjustment_rejected: 'Rejected a raise',
+      pending_reward_adjustment_expired: 'A raise expired unapproved',
     },
   },
   confirm: 'Confirm',

@@ -10,7 +10,12 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { formatDate, SectionState } from './SectionState.tsx';
 
 const M = ADMIN_MESSAGES.adjustments;
-const STATUS_TONE = { applied: 'success', pending_approval: 'warning', rejected: 'neutral' } as const;
+const STATUS_TONE = {
+  applied: 'success',
+  pending_approval: 'warning',
+  rejected: 'neutral',
+  expired: 'neutral',
+} as const;
 
 export const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
 
