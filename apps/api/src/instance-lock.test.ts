@@ -45,7 +45,13 @@ describe('lockDataDir', () => {
     const stranger = await otherProcess();
     await writeFile(join(dir, 'api.lock'), JSON.stringify({ pid: stranger.pid, started: '1' }));
     const release = lockDataDir(dir);
+    // The lock is now this process's: the file names it, and another process's start there is refused.
+    expect(JSON.parse(await readFile(join(dir, 'api.lock'), 'utf8')).pid).toBe(process.pid);
+    expect(() => lockDataDir(dir, process.ppid)).toThrow(
+      `STRM is already running on ${dir} (pid ${process.pid})`,
+    );
     release();
+    await expect(readFile(join(dir, 'api.lock'))).rejects.toThrow(/ENOENT/);
   });
 
   it('gives the lock up when released, so the next start takes it; never removes a lock it no longer holds', async () => {
