@@ -18,7 +18,7 @@ import type { Clock } from '../../clock.ts';
 import { DATABASE_POOL_SIZE, type PrismaClient } from '../../db/index.ts';
 import { DomainError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { Confirmations, isSettled, SIGNATURE_STATUS_PAGE, signatureStatuses } from './confirmations.ts';
+import { Confirmations, isSettled, SIGNATURE_STATUS_PAGE, signatureStatusesAt } from './confirmations.ts';
 import { PayoutBatches, type ReservedClaim } from './payout-batches.ts';
 import { sharedFor } from './shared-read.ts';
 import { verifySelfTransfer } from './request-signature.ts';
@@ -361,14 +361,14 @@ export class ClaimService {
    * Settles claims against the chain: `sent` ones by their payout's status (resent while their blockhash is
    * still valid, expired once it is not), and stale `reserved` ones (never sent) are re-credited.
    */
-  async reconcile(): Promise<{ confirmed: number; expired: number; failed: number }> {
+  async reconcile(): Promise<{ confirmed: number; expired: number; failed: number; behind: number }> {
     // Every instance runs this timer; one at a time settles (a transaction-scoped advisory lock, released
     // with the transaction, so a crashed holder never blocks the others).
     return this.deps.prisma.$transaction(
       async (tx) => {
         const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
           SELECT pg_try_advisory_xact_lock(${RECONCILE_LOCK_KEY}) AS locked`;
-        if (!row?.locked) return { confirmed: 0, expired: 0, failed: 0 };
+        if (!row?.locked) return { confirmed: 0, expired: 0, failed: 0, behind: 0 };
         return this.reconcileHere();
       },
       { maxWait: 10_000, timeout: 10 * 60_000 },
@@ -377,7 +377,7 @@ export class ClaimService {
 
   private async reconcileHere() {
     const { prisma, connection } = this.deps;
-    const result = { confirmed: 0, expired: 0, failed: 0 };
+    const result = { confirmed: 0, expired: 0, failed: 0, behind: 0 };
     // A reservation becomes `sent` within seconds of its collect; one older than that was left by a crashed
     // instance and was never sent. A younger one may be in flight on another instance, even at a start.
     const stale = await prisma.$queryRaw<{ id: number }[]>`
@@ -389,9 +389,12 @@ export class ClaimService {
       result.failed++;
     }
     // The finalized height first, the statuses second: a payout not seen after a height that is already past
-    // its last valid block height can never land. (Read the other way round, a payout landing between the two
-    // reads, or a status read from a node behind the one answering the height, would look expired.)
-    const height = BigInt(await connection.getBlockHeight('finalized'));
+    // its last valid block height can never land. Read the other way round, a payout landing between the two
+    // reads would look expired; and so would one whose statuses came from a node behind the one answering the
+    // height (a load-balanced RPC), so the height comes with its slot and a status page answered from an
+    // earlier slot releases nothing: its claims wait for the next round.
+    const finalized = await connection.getEpochInfo('finalized');
+    const height = BigInt(finalized.blockHeight ?? (await connection.getBlockHeight('finalized')));
     // In pages: getSignatureStatuses refuses more than 256 signatures in one call. Claims paid together share
     // their payout: it is resent once.
     let after = 0;
@@ -404,11 +407,12 @@ export class ClaimService {
       });
       if (!sent.length) break;
       after = sent[sent.length - 1]!.id;
-      const statuses = await signatureStatuses(
+      const { slot: statusSlot, statuses } = await signatureStatusesAt(
         connection,
         sent.map((c) => c.payoutSignature!),
         true,
       );
+      const statusesCurrent = statusSlot >= finalized.absoluteSlot;
       for (const [i, claim] of sent.entries()) {
         const status = statuses[i] ?? null;
         if (isSettled(status)) {
@@ -420,6 +424,10 @@ export class ClaimService {
             result.confirmed++;
           }
         } else if (!status && claim.lastValidBlockHeight != null && height > claim.lastValidBlockHeight) {
+          if (!statusesCurrent) {
+            result.behind++;
+            continue;
+          }
           await this.release(claim.id, 'expired', 'payout blockhash expired before it landed');
           result.expired++;
         } else if (claim.payoutTransaction && !resent.has(claim.payoutSignature!)) {

@@ -13,13 +13,27 @@ export async function signatureStatuses(
   signatures: string[],
   searchTransactionHistory = false,
 ): Promise<(SignatureStatus | null)[]> {
+  return (await signatureStatusesAt(connection, signatures, searchTransactionHistory)).statuses;
+}
+
+/**
+ * The statuses of `signatures` and the lowest slot an answering node had reached (`context.slot` of each
+ * page): behind a load balancer, pages may come from nodes at different heights.
+ */
+export async function signatureStatusesAt(
+  connection: Connection,
+  signatures: string[],
+  searchTransactionHistory = false,
+): Promise<{ slot: number; statuses: (SignatureStatus | null)[] }> {
   const statuses: (SignatureStatus | null)[] = [];
+  let slot = Number.POSITIVE_INFINITY;
   for (let i = 0; i < signatures.length; i += SIGNATURE_STATUS_PAGE) {
     const page = signatures.slice(i, i + SIGNATURE_STATUS_PAGE);
-    const { value } = await connection.getSignatureStatuses(page, { searchTransactionHistory });
+    const { context, value } = await connection.getSignatureStatuses(page, { searchTransactionHistory });
+    slot = Math.min(slot, context.slot);
     statuses.push(...page.map((_s, j) => value[j] ?? null));
   }
-  return statuses;
+  return { slot, statuses };
 }
 
 /** Landed at `confirmed` or deeper (a merely processed status may still be dropped with its fork). */

@@ -7,11 +7,14 @@
 //   3. is recorded on all its claims as `sent` in one statement that changes all of them or none (a claim
 //      released meanwhile, by the reconciler, is never paid),
 //   4. is sent, and waited for; every claim is answered with the signature of the transaction that paid it.
+// A batch that lands with an error (a wallet closed or reassigned its token account after step 1) is final
+// once finalized: its claims go back to `reserved` and are paid again each alone, so the wallet that made it
+// fail fails only itself, and is paid alone afterwards (docs/engine.md#payouts).
 // A claim is paid at most once whatever happens between the steps: before step 3 nothing can land (the
 // reservation is given back, or the reconciler gives it back after a crash); after it, only the reconciler
 // releases a claim, once the batch's blockhash can no longer land (services/rewards/claims.ts).
 import { ACCOUNT_SIZE, AccountLayout, AccountState, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import type { Connection } from '@solana/web3.js';
+import { type Connection, SendTransactionError } from '@solana/web3.js';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import type { Logger } from '../../logger.ts';
@@ -43,7 +46,14 @@ export type PayoutOutcome =
 interface Queued {
   claim: ReservedClaim;
   done(outcome: PayoutOutcome): void;
+  /** Paid in a transaction of its own (its batch failed on chain). */
+  alone?: boolean;
 }
+
+/** How many wallets whose payout failed on chain are remembered, to be paid alone. */
+const REMEMBERED_FAILING_WALLETS = 10_000;
+/** How long a batch's failure is awaited at `finalized` before its claims are split (else: the reconciler). */
+const FAILURE_FINALITY_MS = 60_000;
 
 export interface PayoutBatchDeps {
   prisma: PrismaClient;
@@ -59,6 +69,8 @@ export interface PayoutBatchDeps {
   /** Transactions in flight at once (sent and not yet confirmed). */
   maxInFlight?: number;
   perTransaction?: number;
+  /** How often a failed batch's status is read while waiting for it to be finalized. */
+  finalityPollMs?: number;
 }
 
 export class PayoutBatches {
@@ -69,6 +81,8 @@ export class PayoutBatches {
   private readonly latestBlockhash: () => Promise<{ blockhash: string; lastValidBlockHeight: number }>;
   private readonly maxInFlight: number;
   private readonly perTransaction: number;
+  /** Wallets whose own payout failed on chain: paid alone from then on (oldest forgotten first). */
+  private readonly failingWallets = new Set<string>();
 
   constructor(private readonly deps: PayoutBatchDeps) {
     this.maxInFlight = deps.maxInFlight ?? 32;
@@ -98,7 +112,7 @@ export class PayoutBatches {
   /** Starts transactions while there is room: the claims waiting when one starts go in it together. */
   private pump(treasury: Treasury): void {
     while (this.inFlight < this.maxInFlight && this.queue.length) {
-      const batch = this.queue.splice(0, this.perTransaction);
+      const batch = this.take();
       this.inFlight++;
       this.send(treasury, batch)
         .catch((err: unknown) => {
@@ -116,17 +130,44 @@ export class PayoutBatches {
     }
   }
 
+  /** Gives claims that were never sent (or can never land) back to pending, and answers their collects. */
+  private async giveBack(items: Queued[], reason: string): Promise<void> {
+    for (const q of items) {
+      await this.deps.release(q.claim.id, reason).catch((err: unknown) =>
+        // Left `reserved`: the reconciler gives it back once it is stale.
+        this.deps.logger.error({ err, claimId: q.claim.id }, 'payout: could not give a claim back'),
+      );
+      q.done({ kind: 'not-sent', reason });
+    }
+  }
+
+  /** The next transaction's claims: the queue's head, with those after it that may share a transaction. */
+  private take(): Queued[] {
+    const first = this.queue.shift()!;
+    if (this.goesAlone(first)) return [first];
+    const batch = [first];
+    for (let i = 0; i < this.queue.length && batch.length < this.perTransaction; ) {
+      if (this.goesAlone(this.queue[i]!)) i++;
+      else batch.push(...this.queue.splice(i, 1));
+    }
+    return batch;
+  }
+
+  private goesAlone(q: Queued): boolean {
+    return q.alone === true || this.failingWallets.has(q.claim.wallet);
+  }
+
+  private rememberFailing(wallet: string): void {
+    this.failingWallets.delete(wallet);
+    this.failingWallets.add(wallet);
+    if (this.failingWallets.size > REMEMBERED_FAILING_WALLETS) {
+      this.failingWallets.delete(this.failingWallets.values().next().value!);
+    }
+  }
+
   private async send(treasury: Treasury, batch: Queued[]): Promise<void> {
     const { logger } = this.deps;
-    const notSent = async (items: Queued[], reason: string) => {
-      for (const q of items) {
-        await this.deps.release(q.claim.id, reason).catch((err: unknown) =>
-          // Left `reserved`: the reconciler gives it back once it is stale.
-          logger.error({ err, claimId: q.claim.id }, 'payout: could not give a claim back'),
-        );
-        q.done({ kind: 'not-sent', reason });
-      }
-    };
+    const notSent = (items: Queued[], reason: string) => this.giveBack(items, reason);
 
     let payable: Queued[];
     let signed: { signature: string; transaction: string; lastValidBlockHeight: bigint };
@@ -182,6 +223,12 @@ export class PayoutBatches {
         preflightCommitment: 'confirmed',
       });
     } catch (err) {
+      if (refusedByProgram(err)) {
+        // Its simulation failed in an instruction (a destination changed after the check): not forwarded, and
+        // once taken back it is never sent again, so its claims can be paid without it.
+        logger.warn({ err: (err as Error).message, claims: ids }, 'payout: refused at preflight');
+        if (await this.takeBack(payable, signed.signature)) return;
+      }
       // An error answer does not prove the payout was not forwarded: it may still land. The wait below pays
       // the users if it does; the reconciler re-credits it once its blockhash has expired without it.
       logger.warn(
@@ -203,8 +250,75 @@ export class PayoutBatches {
       for (const q of payable) q.done({ kind: 'paid', signature: signed.signature });
       return;
     }
-    if (landed === 'failed') logger.warn({ claims: ids }, 'payout: transaction failed on chain');
+    if (landed === 'failed') {
+      logger.warn({ claims: ids }, 'payout: transaction failed on chain');
+      if (payable.length === 1) this.rememberFailing(payable[0]!.claim.wallet);
+      else if (
+        (await this.failureFinalized(signed.signature)) &&
+        (await this.takeBack(payable, signed.signature))
+      )
+        return;
+    }
     for (const q of payable) q.done({ kind: 'sent', landed, signature: signed.signature });
+  }
+
+  /**
+   * A payout that can never land (refused at preflight, or failed and finalized) pays nobody: its claims go
+   * back to `reserved`, and a batch's into the queue each to be paid alone, so one wallet that made it fail
+   * fails only itself; a claim that was alone is given back to pending, and its wallet is paid alone from then
+   * on. False when the claims could not be taken back: the reconciler then settles them.
+   */
+  private async takeBack(payable: Queued[], signature: string): Promise<boolean> {
+    const { logger } = this.deps;
+    const ids = payable.map((q) => q.claim.id);
+    const back = await this.deps
+      .databaseStep(() => this.backToReserved(ids, signature))
+      .catch((err: unknown) => {
+        logger.warn(
+          { err, claims: ids },
+          'payout: could not take a failed batch back to pay it claim by claim',
+        );
+        return null;
+      });
+    if (!back) return false;
+    const [only] = payable;
+    if (payable.length === 1 && only) {
+      this.rememberFailing(only.claim.wallet);
+      if (!back.has(only.claim.id)) only.done({ kind: 'sent', landed: 'failed', signature });
+      else await this.giveBack([only], 'payout refused by the chain');
+      return true;
+    }
+    logger.warn({ claims: [...back] }, 'payout: paying a failed batch again, claim by claim');
+    for (const q of payable) {
+      // One the reconciler released meanwhile was given back to pending already.
+      if (back.has(q.claim.id)) this.queue.push({ ...q, alone: true });
+      else q.done({ kind: 'sent', landed: 'failed', signature });
+    }
+    return true;
+  }
+
+  /** Whether `signature`'s error is finalized within FAILURE_FINALITY_MS (its status read meanwhile). */
+  private async failureFinalized(signature: string): Promise<boolean> {
+    const deadline = Date.now() + FAILURE_FINALITY_MS;
+    for (;;) {
+      const status = await this.deps.connection
+        .getSignatureStatus(signature, { searchTransactionHistory: true })
+        .then((r) => r.value)
+        .catch(() => null);
+      if (status?.confirmationStatus === 'finalized') return status.err != null;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, this.deps.finalityPollMs ?? 400));
+    }
+  }
+
+  /** Takes the claims still `sent` with this failed transaction back to `reserved`; the ids taken back. */
+  private async backToReserved(ids: number[], signature: string): Promise<Set<number>> {
+    const rows = await this.deps.prisma.$queryRaw<{ id: number }[]>`
+      UPDATE reward_claims SET status = 'reserved', payout_signature = NULL, payout_transaction = NULL,
+             last_valid_block_height = NULL, sent_at = NULL
+       WHERE id = ANY(${ids}::int[]) AND status = 'sent' AND payout_signature = ${signature}
+      RETURNING id`;
+    return new Set(rows.map((r) => r.id));
   }
 
   /**
@@ -270,4 +384,9 @@ export class PayoutBatches {
     });
     return new Set(rows.map((r) => r.id));
   }
+}
+
+/** A send refused because the transaction's simulation failed in an instruction (never forwarded). */
+function refusedByProgram(err: unknown): boolean {
+  return err instanceof SendTransactionError && /simulation failed: .*instruction/i.test(err.message);
 }
