@@ -2,8 +2,39 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InstanceLockedError, lockDataDir } from './instance-lock.ts';
+
+// The file system as the lock sees it, with two seams: `between` runs another start at the moment this one
+// moves or removes the lock file (the interleaving two racing processes can have), and `noProc` makes /proc
+// unreadable (a machine without it).
+const seams = vi.hoisted(() => ({
+  between: undefined as (() => void) | undefined,
+  noProc: false,
+}));
+vi.mock('node:fs', async (original) => {
+  const fs = await original<typeof import('node:fs')>();
+  const racing =
+    <A extends unknown[], R>(real: (...args: A) => R) =>
+    (...args: A): R => {
+      const run = seams.between;
+      if (run && String(args[0]).endsWith('api.lock')) {
+        seams.between = undefined;
+        run();
+      }
+      return real(...args);
+    };
+  return {
+    ...fs,
+    rmSync: racing(fs.rmSync),
+    renameSync: racing(fs.renameSync),
+    readFileSync: ((path: unknown, ...rest: unknown[]) => {
+      if (seams.noProc && String(path).startsWith('/proc/'))
+        throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+      return (fs.readFileSync as (...a: unknown[]) => unknown)(path, ...rest);
+    }) as typeof fs.readFileSync,
+  };
+});
 
 let dir: string;
 let other: ChildProcess | undefined;
@@ -11,6 +42,8 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strm-lock-'));
 });
 afterEach(async () => {
+  seams.between = undefined;
+  seams.noProc = false;
   other?.kill('SIGKILL');
   other = undefined;
   await rm(dir, { recursive: true, force: true });
@@ -63,5 +96,39 @@ describe('lockDataDir', () => {
     await writeFile(join(dir, 'api.lock'), JSON.stringify({ pid: running.pid, started: 'x' }));
     stale();
     expect(JSON.parse(await readFile(join(dir, 'api.lock'), 'utf8')).pid).toBe(running.pid);
+  });
+
+  it('two starts racing for a crashed API’s lock: exactly one takes it, the other is refused naming it', async () => {
+    const crashed = await otherProcess();
+    lockDataDir(dir, crashed.pid);
+    crashed.kill('SIGKILL');
+    await new Promise((resolve) => crashed.once('exit', resolve));
+    // The second start (another live process's) runs whole while this one is about to take the dead lock over.
+    const second = spawn('sleep', ['60'], { stdio: 'ignore' });
+    await new Promise((resolve) => second.once('spawn', resolve));
+    try {
+      let secondTook = false;
+      seams.between = () => {
+        lockDataDir(dir, second.pid);
+        secondTook = true;
+      };
+      expect(() => lockDataDir(dir)).toThrow(`STRM is already running on ${dir} (pid ${second.pid})`);
+      expect(secondTook).toBe(true);
+      expect(JSON.parse(await readFile(join(dir, 'api.lock'), 'utf8')).pid).toBe(second.pid);
+    } finally {
+      second.kill('SIGKILL');
+    }
+  });
+
+  it('without /proc, holds the lock of a live process and takes over a dead one’s', async () => {
+    seams.noProc = true;
+    const running = await otherProcess();
+    await writeFile(join(dir, 'api.lock'), JSON.stringify({ pid: running.pid, started: null }));
+    expect(() => lockDataDir(dir)).toThrow(`STRM is already running on ${dir} (pid ${running.pid})`);
+    running.kill('SIGKILL');
+    await new Promise((resolve) => running.once('exit', resolve));
+    const release = lockDataDir(dir);
+    expect(JSON.parse(await readFile(join(dir, 'api.lock'), 'utf8')).pid).toBe(process.pid);
+    release();
   });
 });
