@@ -1,6 +1,7 @@
 // The YouTube and Kick adapters (issue 40) against the fake YouTube and the fake Kick: the code grant with
 // PKCE, who the account is, live, offline and viewers, token refresh, YouTube's quota (counted, spaced,
 // exhausted without ending anything) and Kick's webhooks (refused unless signed with Kick's key).
+import { randomUUID } from 'node:crypto';
 import { FakeKick, FakeYouTube } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
@@ -353,6 +354,49 @@ describe('Kick adapter', () => {
     expect(res.status).toBe(400);
     expect((await make({ webhooks: false }).handleWebhook({}, Buffer.from('{}'))).status).toBe(404);
     unwatch();
+  });
+});
+
+describe('Kick webhook key', () => {
+  const fake = new FakeKick();
+  beforeAll(async () => {
+    await fake.start();
+  });
+  afterAll(async () => {
+    await fake.stop();
+  });
+
+  it('forged webhooks while Kick’s key cannot be fetched ask Kick for it once, not once each', async () => {
+    const kick = new KickPlatform(
+      {
+        clientId: fake.clientId,
+        clientSecret: fake.clientSecret,
+        authBaseUrl: fake.url,
+        apiBaseUrl: fake.url,
+        redirectUri: REDIRECT,
+        pollIntervalMs: 60_000,
+        httpTimeoutMs: 1000,
+        webhooks: true,
+      },
+      logger,
+    );
+    fake.fail('/public/v1/public-key', { status: 503 });
+    const forged = () =>
+      kick.handleWebhook(
+        {
+          'kick-event-message-id': randomUUID(),
+          'kick-event-message-timestamp': new Date().toISOString(),
+          'kick-event-signature': Buffer.from('not a signature').toString('base64'),
+          'kick-event-type': 'livestream.status.updated',
+        },
+        Buffer.from('{}'),
+      );
+    const atOnce = await Promise.all(Array.from({ length: 20 }, forged));
+    const oneByOne = [];
+    for (let i = 0; i < 20; i++) oneByOne.push(await forged());
+    expect([...atOnce, ...oneByOne].map((a) => a.status)).toEqual(Array(40).fill(403));
+    expect(fake.requests.filter((r) => r.path === '/public/v1/public-key')).toHaveLength(1);
+    kick.stop();
   });
 });
 

@@ -22,6 +22,9 @@ export const KICK_SCOPES = 'user:read channel:read events:subscribe';
 const WEBHOOK_MAX_AGE_MS = 10 * 60_000;
 /** A signature that fails with the key held fetches Kick's key again at most this often (key rotation). */
 const KEY_REFETCH_MS = 60_000;
+/** After a failed key fetch, the next waits this long, doubling to KEY_FAILED_MAX_MS while they fail. */
+const KEY_FAILED_MS = 5_000;
+const KEY_FAILED_MAX_MS = 300_000;
 
 export const KICK_MESSAGES = {
   notConfigured: SERVER_MESSAGES.kickNotConfigured,
@@ -82,6 +85,10 @@ export class KickPlatform extends PolledPlatform {
   private readonly subscribed = new Set<string>();
   private readonly seenMessages = new Map<string, number>();
   private publicKey: { key: KeyObject; fetchedAtMs: number } | null = null;
+  /** The key's fetch in flight: every webhook waiting for a key waits for this one request. */
+  private keyFetch: Promise<KeyObject> | null = null;
+  /** After a fetch failed: no other before this time (doubling up to KEY_FAILED_MAX_MS). */
+  private keyFailed: { untilMs: number; backoffMs: number } | null = null;
 
   constructor(
     private readonly options: KickOptions,
@@ -247,12 +254,33 @@ export class KickPlatform extends PolledPlatform {
     try {
       const held = this.publicKey;
       if (held && check(held.key)) return true;
+      // A badly signed request asks Kick for its key at most once a minute while one is held, and not at all
+      // while a failed fetch backs off: forged requests cannot turn into requests to Kick.
       if (held && Date.now() - held.fetchedAtMs < KEY_REFETCH_MS) return false;
-      return check(await this.fetchPublicKey());
+      if (this.keyFailed && Date.now() < this.keyFailed.untilMs) return false;
+      return check(await this.currentKey());
     } catch (err) {
       this.logger.warn({ err }, 'Kick webhook signature could not be checked');
       return false;
     }
+  }
+
+  /** The key, fetched once for all the webhooks waiting on it; a failure backs further fetches off. */
+  private currentKey(): Promise<KeyObject> {
+    this.keyFetch ??= this.fetchPublicKey()
+      .then((key) => {
+        this.keyFailed = null;
+        return key;
+      })
+      .catch((err: unknown) => {
+        const backoffMs = Math.min(KEY_FAILED_MAX_MS, (this.keyFailed?.backoffMs ?? KEY_FAILED_MS / 2) * 2);
+        this.keyFailed = { untilMs: Date.now() + backoffMs, backoffMs };
+        throw err;
+      })
+      .finally(() => {
+        this.keyFetch = null;
+      });
+    return this.keyFetch;
   }
 
   /** GET /public/v1/public-key (no token needed). */
