@@ -7,7 +7,7 @@
 #   3. `docker compose down` then `up`: the data (named volumes) is still there
 #   4. `--scale api=2` behind the load balancer of docker-compose.scale.yml: a signed-in client's sockets and
 #      calls survive a restart of one instance
-#   5. `docker compose --profile local-chain up`: a streamer mines on the demo platform end to end
+#   5. `docker compose -f docker-compose.local-chain.yml up`: a streamer mines on the demo platform end to end
 # It prints each step's time and the images' sizes, and leaves nothing running (containers, networks and
 # volumes of its compose project are removed; a dockerd it started is stopped). The images stay, as a cache.
 #
@@ -41,6 +41,7 @@ export LOCAL_API_PORT=${STRM_COMPOSE_LOCAL_API_PORT:-13001}
 export LOCAL_CHAIN_RPC_PORT=${STRM_COMPOSE_CHAIN_PORT:-18899}
 export LOCAL_CHAIN_WS_PORT=$((LOCAL_CHAIN_RPC_PORT + 1))
 export POSTGRES_PASSWORD=compose-test-password
+export REDIS_PASSWORD="compose-test-redis-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')"
 export STRM_TEST_JWT_SECRET="compose-test-jwt-secret-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
 export STRM_TEST_METRICS_TOKEN="compose-test-metrics-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')"
 export TREASURY_KEYPAIR_FILE=$WORK/treasury-keypair.json
@@ -49,6 +50,8 @@ export BUILDKIT_PROGRESS=plain COMPOSE_PROGRESS=plain
 
 BASE=(-f docker-compose.yml -f scripts/compose/test.compose.yml)
 SCALE=("${BASE[@]}" -f docker-compose.scale.yml)
+# The development configuration: a project of its own (COMPOSE_PROJECT_NAME would otherwise name both).
+LOCAL=(-p "$PROJECT-local" -f docker-compose.local-chain.yml)
 
 # --- timing -------------------------------------------------------------------------------------------------
 STEPS=()
@@ -78,13 +81,16 @@ cleanup() {
   if [ "$status" != 0 ] && [ -n "$step_name" ]; then
     echo "FAILED in: $step_name" >&2
     if docker info >/dev/null 2>&1; then
-      docker compose "${SCALE[@]}" --profile local-chain ps -a 2>/dev/null
-      docker compose "${SCALE[@]}" --profile local-chain logs --no-color --tail 40 2>/dev/null | tail -160
+      docker compose "${SCALE[@]}" ps -a 2>/dev/null
+      docker compose "${SCALE[@]}" logs --no-color --tail 40 2>/dev/null | tail -160
+      docker compose "${LOCAL[@]}" ps -a 2>/dev/null
+      docker compose "${LOCAL[@]}" logs --no-color --tail 40 2>/dev/null | tail -80
     fi
   fi
   if docker info >/dev/null 2>&1; then
-    docker compose "${SCALE[@]}" --profile local-chain down -v --remove-orphans -t 10 >/dev/null 2>&1
-    docker compose "${BASE[@]}" --profile local-chain down -v --remove-orphans -t 10 >/dev/null 2>&1
+    docker compose "${SCALE[@]}" down -v --remove-orphans -t 10 >/dev/null 2>&1
+    docker compose "${BASE[@]}" down -v --remove-orphans -t 10 >/dev/null 2>&1
+    docker compose "${LOCAL[@]}" down -v --remove-orphans -t 10 >/dev/null 2>&1
   fi
   if [ -n "$DOCKERD_PID" ]; then
     kill "$DOCKERD_PID" 2>/dev/null
@@ -237,9 +243,9 @@ STRM_TEST_ADMIN_WALLET=$(client keygen "$STRM_TEST_ADMIN_KEYPAIR")
 export STRM_TEST_ADMIN_WALLET
 
 # --- 1. build ------------------------------------------------------------------------------------------------
-step "1. docker compose build (api, api-local)"
-nice -n 10 docker compose "${BASE[@]}" --profile local-chain build api api-local >"$WORK/build.log" 2>&1 ||
-  { tail -60 "$WORK/build.log" >&2; exit 1; }
+step "1. docker compose build (api-local, then api)"
+{ nice -n 10 docker compose "${LOCAL[@]}" build api-local && nice -n 10 docker compose "${BASE[@]}" build api; } \
+  >"$WORK/build.log" 2>&1 || { tail -60 "$WORK/build.log" >&2; exit 1; }
 build_log <"$WORK/build.log" | tail -40
 
 # --- 2. the production stack ---------------------------------------------------------------------------------
@@ -285,17 +291,17 @@ client scale "http://127.0.0.1:$API_PORT" "${apis[0]}" 2
 echo "  the restarted instance's shutdown, from its log:"
 docker logs "${apis[0]}" 2>&1 | grep -E '"msg":"(shutting down|shutdown took too long; exiting|shutdown failed|shutdown step failed|shutdown step slow)"' |
   sed -E 's/^/    /' | cut -c1-300 || true
-# The local-chain profile is the other configuration, on a database of its own: the volumes go.
 docker compose "${SCALE[@]}" down -v -t 30
 
-# --- 5. the local-chain profile ------------------------------------------------------------------------------
-step "5. docker compose --profile local-chain up: mining on the demo platform"
-quiet docker compose "${BASE[@]}" --profile local-chain up -d --wait --wait-timeout 600 postgres redis api-local
-docker compose "${BASE[@]}" --profile local-chain ps --format 'table {{.Service}}\t{{.Status}}\t{{.Ports}}'
+# --- 5. the development project --------------------------------------------------------------------------------
+step "5. docker compose -f docker-compose.local-chain.yml up: mining on the demo platform, on its own database"
+export LOCAL_ADMIN_WALLETS=$STRM_TEST_ADMIN_WALLET
+quiet docker compose "${LOCAL[@]}" up -d --wait --wait-timeout 600
+docker compose "${LOCAL[@]}" ps --format 'table {{.Service}}\t{{.Status}}\t{{.Ports}}'
 client mine "http://127.0.0.1:$LOCAL_API_PORT" "http://127.0.0.1:$LOCAL_CHAIN_RPC_PORT"
 
 step "clean up"
-docker compose "${SCALE[@]}" --profile local-chain down -v --remove-orphans -t 30
+docker compose "${LOCAL[@]}" down -v --remove-orphans -t 30
 step_end
 
 echo

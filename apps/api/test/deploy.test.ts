@@ -24,6 +24,8 @@ import { createTestDatabase } from './support.ts';
 const run = promisify(execFile);
 const composeText = await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8');
 const compose = parse(composeText) as Compose;
+const localText = await readFile(join(repoRoot, 'docker-compose.local-chain.yml'), 'utf8');
+const local = parse(localText) as Compose;
 const envExample = await readFile(join(repoRoot, '.env.example'), 'utf8');
 const dockerfile = parseDockerfile(await readFile(join(repoRoot, 'Dockerfile'), 'utf8'));
 const schema = JSON.parse(
@@ -40,6 +42,7 @@ interface Service {
   secrets?: string[];
 }
 interface Compose {
+  name: string;
   services: Record<string, Service>;
   volumes: Record<string, unknown>;
   secrets: Record<string, { file: string }>;
@@ -130,24 +133,76 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('runs PostgreSQL, Redis and the API with health checks and named volumes; the local chain in a profile', () => {
+  it('runs PostgreSQL, Redis and the API with health checks and named volumes', () => {
     const { services } = compose;
-    expect(Object.keys(services).sort()).toEqual(['api', 'api-local', 'postgres', 'redis']);
+    expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis']);
     for (const service of Object.values(services)) expect(service.healthcheck?.test[0]).toBe('CMD');
     expect(services.postgres!.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
     expect(services.redis!.volumes).toEqual(['redis-data:/data']);
     expect(Object.keys(compose.volumes)).toEqual(expect.arrayContaining(['postgres-data', 'redis-data']));
     expect(services.api!.build?.target).toBe('api');
     expect(services.api!.profiles).toBeUndefined();
-    expect(services['api-local']!.build?.target).toBe('local');
-    expect(services['api-local']!.profiles).toEqual(['local-chain']);
+  });
+
+  it('has no default database or Redis password: compose refuses to start without them', () => {
+    const postgres = compose.services.postgres!.environment!;
+    expect(() => interpolate(postgres.POSTGRES_PASSWORD!, {})).toThrow(
+      /^POSTGRES_PASSWORD: set POSTGRES_PASSWORD/,
+    );
+    expect(interpolate(postgres.POSTGRES_PASSWORD!, { POSTGRES_PASSWORD: 's3cret' })).toBe('s3cret');
+    const redis = compose.services.redis!.command!.map((part) => () => interpolate(part, {}));
+    expect(() => redis.forEach((part) => part())).toThrow(/^REDIS_PASSWORD: set REDIS_PASSWORD/);
+    const started = compose.services.redis!.command!.map((part) =>
+      interpolate(part, { REDIS_PASSWORD: 'r3dis' }),
+    );
+    expect(started).toEqual(['redis-server', '--appendonly', 'yes', '--requirepass', 'r3dis']);
+    const api = compose.services.api!.environment!;
+    const env = { POSTGRES_PASSWORD: 's3cret', REDIS_PASSWORD: 'r3dis' };
+    expect(interpolate(api.DATABASE_URL!, env)).toBe('postgresql://strm:s3cret@postgres:5432/strm');
+    expect(interpolate(api.REDIS_URL!, env)).toBe('redis://:r3dis@redis:6379');
+    expect(envExample).toMatch(/^POSTGRES_PASSWORD=$/m);
+    expect(envExample).toMatch(/^REDIS_PASSWORD=$/m);
   });
 
   it('documents in .env.example every variable it interpolates and every variable the API reads', () => {
     const documented = new Set([...envExample.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]));
-    const interpolated = new Set([...composeText.matchAll(/\$\{(\w+)/g)].map((m) => m[1]!));
+    const interpolated = new Set([...`${composeText}${localText}`.matchAll(/\$\{(\w+)/g)].map((m) => m[1]!));
     expect([...interpolated].filter((v) => !documented.has(v))).toEqual([]);
     expect(configVariables.filter((v) => !documented.has(v))).toEqual([]);
+  });
+});
+
+describe('docker-compose.local-chain.yml', () => {
+  it('is valid under the Compose Specification', () => {
+    const validate = validator();
+    expect(validate(local), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+
+  it('is a project of its own: its own database, Redis and volumes, nothing of .env, never production’s', () => {
+    expect(local.name).toBe('strm-local');
+    expect(local.name).not.toBe(compose.name);
+    expect(Object.keys(local.services).sort()).toEqual(['api-local', 'postgres', 'redis']);
+    const api = local.services['api-local']!;
+    expect(api.build?.target).toBe('local');
+    expect((api as { env_file?: unknown }).env_file).toBeUndefined();
+    // Its database and Redis are the services of this file, named without any of .env's variables.
+    expect(api.environment!.DATABASE_URL).toBe('postgresql://strm:strm-local@postgres:5432/strm');
+    expect(api.environment!.REDIS_URL).toBe('redis://redis:6379');
+    expect(api.environment!.JWT_SECRET).toBeUndefined();
+    expect(localText).not.toMatch(
+      /\$\{(DATABASE_URL|REDIS_URL|JWT_SECRET|POSTGRES_PASSWORD|REDIS_PASSWORD)\b/,
+    );
+    for (const service of Object.values(local.services)) expect(service.healthcheck?.test[0]).toBe('CMD');
+  });
+});
+
+describe('deploy/haproxy.cfg', () => {
+  it('drops the client’s own forwarding headers before writing the address it saw', async () => {
+    const cfg = await readFile(join(repoRoot, 'deploy', 'haproxy.cfg'), 'utf8');
+    const frontend = cfg.slice(cfg.indexOf('frontend http'), cfg.indexOf('backend api'));
+    for (const header of ['X-Forwarded-For', 'Forwarded', 'X-Real-IP'])
+      expect(frontend).toContain(`http-request del-header ${header}`);
+    expect(cfg).toMatch(/^\s+option forwardfor$/m);
   });
 });
 
@@ -208,13 +263,14 @@ describe('the services’ commands, without Docker', () => {
   /** A service's environment: the image's ENV, then compose's `environment` interpolated from `dotEnv`. */
   function serviceEnv(name: string, target: string, dotEnv: Record<string, string>) {
     const env: Record<string, string> = { ...imageEnv(target), ...dotEnv };
-    for (const [key, value] of Object.entries(compose.services[name]!.environment ?? {}))
+    const service = compose.services[name] ?? local.services[name]!;
+    for (const [key, value] of Object.entries(service.environment ?? {}))
       env[key] = interpolate(String(value), dotEnv);
     return env;
   }
 
   async function healthcheck(service: string, port: number) {
-    const [, command, ...args] = compose.services[service]!.healthcheck!.test;
+    const [, command, ...args] = (compose.services[service] ?? local.services[service]!).healthcheck!.test;
     expect(command).toBe('node');
     return run(process.execPath, args, { env: { ...process.env, PORT: String(port) } }).then(
       () => 0,
@@ -326,11 +382,11 @@ describe('the services’ commands, without Docker', () => {
     expect(cmd).toEqual(['node', '--import', 'tsx', 'src/main.ts']);
     expect(instructions('local', 'WORKDIR').at(-1)).toBe('/repo/apps/api');
     const port = await freePort();
-    const env = serviceEnv('api-local', 'local', {
-      DATABASE_URL: db.url,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-    });
+    const env = serviceEnv('api-local', 'local', {});
     expect(env.SOLANA_RPC_URL).toBe('');
+    // Its own compose project's database and Redis, reached here at the test's.
+    expect(env.DATABASE_URL).toBe('postgresql://strm:strm-local@postgres:5432/strm');
+    Object.assign(env, { DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:6379' });
     expect(env.NODE_ENV).toBe('development');
     const dataDir = join(work, 'local-data');
     await mkdir(dataDir, { mode: 0o755 });
