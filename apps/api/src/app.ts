@@ -109,6 +109,8 @@ export function createApp(deps: AppDeps): App {
     const redis = redisStores(config.redisUrl, cluster, deps.logger);
     lifecycle.onClose('rate-limit redis', () => redis.close());
     stores = redis.stores;
+    // A platform's webhook may reach any instance, and twice: acted on once by all of them.
+    services.platforms.inbox.share(redis.client, `strm:webhooks:${cluster}:`);
     const shared = new SharedSocketCounts(redis.client, {
       max: config.sockets.perWallet,
       prefix: `strm:sockets:${cluster}:`,

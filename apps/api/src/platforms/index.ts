@@ -9,6 +9,7 @@ import { KickPlatform } from './kick.ts';
 import { youtubeRefreshTokens } from './oauth-accounts.ts';
 import { TikTokPlatform } from './tiktok.ts';
 import { TwitchPlatform } from './twitch.ts';
+import { WebhookInbox } from './webhook-inbox.ts';
 import { YouTubePlatform } from './youtube.ts';
 
 export interface Platforms {
@@ -20,6 +21,8 @@ export interface Platforms {
   demo: DemoPlatform | undefined;
   /** Every adapter the engine asks about live state, by platform. */
   adapters: PlatformAdapters;
+  /** Where Twitch's and Kick's webhooks are admitted (replay window, de-duplication). */
+  inbox: WebhookInbox;
   /** Stops the adapters' polling. */
   stop(): void;
 }
@@ -27,14 +30,15 @@ export interface Platforms {
 export function createPlatforms(deps: AppDeps & { metrics: Metrics }): Platforms {
   const { config, logger, metrics } = deps;
   const { httpTimeoutMs } = config.platforms;
-  const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs, metrics }, logger);
+  const inbox = new WebhookInbox(logger);
+  const twitch = new TwitchPlatform({ ...config.platforms.twitch, httpTimeoutMs, metrics }, logger, inbox);
   const tiktok = new TikTokPlatform({ ...config.platforms.tiktok, httpTimeoutMs, metrics }, logger);
   const youtube = new YouTubePlatform(
     { ...config.platforms.youtube, httpTimeoutMs, metrics },
     logger,
     youtubeRefreshTokens(deps.prisma, config.platforms.youtube.clientSecret),
   );
-  const kick = new KickPlatform({ ...config.platforms.kick, httpTimeoutMs, metrics }, logger);
+  const kick = new KickPlatform({ ...config.platforms.kick, httpTimeoutMs, metrics }, logger, inbox);
   // Who is live on the demo platform is kept in the database, as a real platform's state is outside the API.
   const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform(deps.prisma)) : undefined;
   const adapters = new Map<StreamPlatform, PlatformAdapter>([
@@ -52,6 +56,7 @@ export function createPlatforms(deps: AppDeps & { metrics: Metrics }): Platforms
     kick,
     demo,
     adapters,
+    inbox,
     stop() {
       twitch.stop();
       tiktok.stop();

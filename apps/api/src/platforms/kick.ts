@@ -13,6 +13,7 @@ import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
 import { CachedToken, codeGrantUrl, exchangeCode, requestToken, type TokenEndpoint } from './oauth-code.ts';
+import { WebhookInbox } from './webhook-inbox.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'Kick';
@@ -83,7 +84,6 @@ export class KickPlatform extends PolledPlatform {
   readonly platform = 'kick' as const;
   private readonly appToken: CachedToken;
   private readonly subscribed = new Set<string>();
-  private readonly seenMessages = new Map<string, number>();
   private publicKey: { key: KeyObject; fetchedAtMs: number } | null = null;
   /** The key's fetch in flight: every webhook waiting for a key waits for this one request. */
   private keyFetch: Promise<KeyObject> | null = null;
@@ -93,6 +93,7 @@ export class KickPlatform extends PolledPlatform {
   constructor(
     private readonly options: KickOptions,
     private readonly logger: Logger,
+    private readonly inbox = new WebhookInbox(logger),
   ) {
     super(LABEL, options, logger);
     this.appToken = new CachedToken(() => {
@@ -215,13 +216,10 @@ export class KickPlatform extends PolledPlatform {
       this.logger.warn({ id, type }, 'Kick webhook with a bad signature refused');
       return { status: 403 };
     }
-    const now = Date.now();
-    const at = Date.parse(timestamp);
-    if (Number.isNaN(at) || Math.abs(now - at) > WEBHOOK_MAX_AGE_MS) return { status: 403 };
-    for (const [seen, seenAt] of this.seenMessages)
-      if (now - seenAt > WEBHOOK_MAX_AGE_MS) this.seenMessages.delete(seen);
-    if (this.seenMessages.has(id)) return { status: 200 };
-    this.seenMessages.set(id, now);
+    const admitted = await this.inbox.admit('kick', id, timestamp, WEBHOOK_MAX_AGE_MS);
+    if (admitted === 'bad_timestamp') return { status: 400 };
+    // Acknowledged and ignored: a replay changes nothing, and Kick drops a subscription whose deliveries fail.
+    if (admitted !== 'new') return { status: 200 };
     if (type !== 'livestream.status.updated') return { status: 200 };
     let event: z.infer<typeof statusEventSchema>;
     try {

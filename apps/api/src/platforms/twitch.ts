@@ -11,6 +11,7 @@ import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
+import { WebhookInbox } from './webhook-inbox.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'Twitch';
@@ -79,11 +80,11 @@ export class TwitchPlatform extends PolledPlatform {
   /** Broadcasters with a stream.offline subscription requested (EventSub). */
   private readonly subscribed = new Set<string>();
   /** Message ids seen in the last 10 minutes (Twitch may deliver a notification twice). */
-  private readonly seenMessages = new Map<string, number>();
 
   constructor(
     private readonly options: TwitchOptions,
     private readonly logger: Logger,
+    private readonly inbox = new WebhookInbox(logger),
   ) {
     super(LABEL, options, logger);
   }
@@ -189,7 +190,10 @@ export class TwitchPlatform extends PolledPlatform {
    * POST /twitch/eventsub: checks Twitch's HMAC signature over id + timestamp + raw body, refuses old or
    * repeated messages, answers the verification challenge, and reports stream.offline at once.
    */
-  handleEventSub(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): EventSubAnswer {
+  async handleEventSub(
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: Buffer,
+  ): Promise<EventSubAnswer> {
     const eventSub = this.options.eventSub;
     if (!eventSub) return { status: 404 };
     const header = (name: string) => {
@@ -207,13 +211,10 @@ export class TwitchPlatform extends PolledPlatform {
       this.logger.warn({ id }, 'EventSub message with a bad signature refused');
       return { status: 403 };
     }
-    const now = Date.now();
-    const at = Date.parse(timestamp);
-    if (Number.isNaN(at) || Math.abs(now - at) > EVENTSUB_MAX_AGE_MS) return { status: 403 };
-    for (const [seen, seenAt] of this.seenMessages)
-      if (now - seenAt > EVENTSUB_MAX_AGE_MS) this.seenMessages.delete(seen);
-    if (this.seenMessages.has(id)) return { status: 204 };
-    this.seenMessages.set(id, now);
+    const admitted = await this.inbox.admit('twitch', id, timestamp, EVENTSUB_MAX_AGE_MS);
+    if (admitted === 'bad_timestamp') return { status: 400 };
+    // Acknowledged and ignored: a replay changes nothing, and a refusal would count as a failed delivery.
+    if (admitted !== 'new') return { status: 204 };
     let parsed: z.infer<typeof eventSubSchema>;
     try {
       parsed = eventSubSchema.parse(JSON.parse(rawBody.toString('utf8')));

@@ -139,9 +139,9 @@ export function platformsRouter(
   });
 
   // Twitch EventSub webhook (no bearer token: Twitch signs it with TWITCH_EVENTSUB_SECRET).
-  postTwitchEventSub(router, (req, res) => {
+  postTwitchEventSub(router, async (req, res) => {
     const raw = (req as unknown as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);
-    const answer = services.platforms.twitch.handleEventSub(req.headers, raw);
+    const answer = await services.platforms.twitch.handleEventSub(req.headers, raw);
     if (answer.text !== undefined) res.status(answer.status).type('text/plain').send(answer.text);
     else res.status(answer.status).end();
   });
