@@ -379,7 +379,7 @@ describe('adjustment limits', () => {
       env: {
         ADMIN_WALLETS: `${a},${b}`,
         PENDING_REWARD_RAISE_PER_WALLET_DAY: '300',
-        PENDING_REWARD_RAISE_PER_ADMIN_DAY: '1000',
+        PENDING_REWARD_RAISE_PER_ADMIN_DAY: '5000',
         PENDING_REWARD_RAISE_TOTAL_30_DAYS: '1000',
         PENDING_REWARD_RAISE_APPROVAL_ABOVE: '250',
       },

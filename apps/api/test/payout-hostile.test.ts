@@ -21,6 +21,7 @@ import {
   startTestChain,
   type TestChain,
   tokenUnits,
+  waitFor,
 } from './engine-harness.ts';
 import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './payout-support.ts';
 import { Faults } from './support/faults.ts';
@@ -73,7 +74,7 @@ async function collectors(n: number) {
 
 describe('a hostile wallet in a payout batch', () => {
   it('reassigning its token account after the check fails only itself: the honest seven are paid, and it is paid alone afterwards', async () => {
-    const all = await collectors(8);
+    const [decoy, ...all] = await collectors(9);
     const hostile = all[3]!;
     const mint = new PublicKey(chain.local.info.mint);
     const account = getAssociatedTokenAddressSync(mint, hostile.keypair.publicKey);
@@ -94,11 +95,13 @@ describe('a hostile wallet in a payout batch', () => {
     // token account to another owner: the batch's CreateIdempotent for it now fails the whole transaction.
     const checked: number[] = [];
     let reassigned = false;
+    let withHostile = 0;
     faults.rpc('check the destinations', 'getMultipleAccounts', async (real, args) => {
       const answer = await real(args);
       checked.push((args[0] as string[]).length);
       if (!reassigned && (args[0] as string[]).includes(account.toBase58())) {
         reassigned = true;
+        withHostile = (args[0] as string[]).length;
         await sendAndConfirmTransaction(
           chain.local.connection,
           new Transaction().add(
@@ -116,11 +119,30 @@ describe('a hostile wallet in a payout batch', () => {
       return answer;
     });
     const { lines, logger } = keptLogs();
-    const service = claims({ connection: faults.connection(chain.local.connection), logger });
-    const answers = await Promise.allSettled(all.map((c) => service.collect(c.wallet, c.proof)));
+    // One payout in flight: a first collect holds it (its blockhash read waits) while the eight reserve their
+    // claims, which then go out together in one transaction.
+    const held = faults.rpc('read the blockhash to sign the first payout', 'getLatestBlockhash', 'hang');
+    const service = claims({
+      connection: faults.connection(chain.local.connection),
+      logger,
+      payoutsInFlight: 1,
+    });
+    const first = service.collect(decoy!.wallet, decoy!.proof);
+    await waitFor(() => faults.hitsOf(held.step) > 0);
+    const collecting = Promise.allSettled(all.map((c) => service.collect(c.wallet, c.proof)));
+    await waitFor(
+      async () =>
+        (await server.prisma.rewardClaim.count({
+          where: { wallet: { in: all.map((c) => c.wallet) }, status: 'reserved' },
+        })) === 8,
+    );
+    held.heal();
+    await first;
+    const answers = await collecting;
 
-    expect(checked[0]).toBe(8);
     expect(reassigned).toBe(true);
+    // The check that the hostile wallet's account passed was the batch of all eight.
+    expect(withHostile).toBe(8);
     for (const [i, c] of all.entries()) {
       if (c === hostile) continue;
       expect([i, answers[i]!.status]).toEqual([i, 'fulfilled']);
@@ -132,9 +154,10 @@ describe('a hostile wallet in a payout batch', () => {
       status: 'rejected',
       reason: expect.objectContaining({ code: 'payout_failed', message: SERVER_MESSAGES.payoutFailed }),
     });
+    // Paid alone after the batch failed, its changed account is refused at the check, and it is given back.
     expect(await claimOf(hostile.wallet)).toMatchObject({
       status: 'failed',
-      error: 'payout refused by the chain',
+      error: 'destination token account unusable',
     });
     expect(await pendingOf(hostile.wallet)).toBe(AMOUNT);
     expect(lines).toContainEqual(

@@ -174,6 +174,8 @@ export class PayoutBatches {
     try {
       const refused = await this.unpayable(treasury, batch);
       if (refused.size) {
+        // One paid alone after its batch failed, refused now: the wallet that made the batch fail.
+        for (const q of refused) if (q.alone) this.rememberFailing(q.claim.wallet);
         logger.warn(
           { claims: [...refused].map((q) => q.claim.id) },
           'payout: destination token account unusable',
