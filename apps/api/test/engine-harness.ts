@@ -123,6 +123,8 @@ export async function startEngineServer(
     /** The demo platform (a test's subclass), and adapters replacing Twitch's or TikTok's. */
     demo?: DemoPlatform;
     platforms?: PlatformAdapter[];
+    /** As in production: no chain.json, so the treasury is TREASURY_KEYPAIR_PATH's (env). */
+    withoutLocalChainInfo?: boolean;
   } = {},
 ): Promise<EngineServer> {
   const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await createTestDatabase();
@@ -144,7 +146,7 @@ export async function startEngineServer(
     rpc: createRpc(chain.local.rpcUrl, chain.local.wsUrl),
     clock,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-    localChainInfo: chain.local.info,
+    ...(opts.withoutLocalChainInfo ? {} : { localChainInfo: chain.local.info }),
     demoPlatform: demo,
     ...(opts.platforms ? { platforms: opts.platforms } : {}),
   });

@@ -40,17 +40,6 @@ export function localTreasury(chain: TestChain): Treasury {
   };
 }
 
-/** `target` with some of its members replaced (a fault injected at a boundary: the RPC, the database). */
-export function overriding<T extends object>(target: T, overrides: Partial<Record<keyof T, unknown>>): T {
-  return new Proxy(target, {
-    get(object, key, receiver) {
-      if (key in overrides) return overrides[key as keyof T];
-      const value = Reflect.get(object, key, receiver);
-      return typeof value === 'function' ? value.bind(object) : value;
-    },
-  });
-}
-
 /** A logger at warn whose lines are kept, parsed, for a test to read. */
 export function keptLogs(): { lines: Array<Record<string, unknown>>; logger: Logger } {
   const lines: Array<Record<string, unknown>> = [];

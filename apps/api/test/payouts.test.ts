@@ -1,8 +1,8 @@
 // The payout path under faults and load (issue 18): a send that answers an error after forwarding, a proof
 // without `meta`, more claims in `sent` than one getSignatureStatuses call takes, maintenance, and a burst of
 // wallets collecting at once. Real local chain, real PostgreSQL; balances read on chain.
-import { type Connection, Keypair, SendTransactionError } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keypair } from '@solana/web3.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { setMaintenance } from '../src/services/maintenance.ts';
 import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
@@ -19,8 +19,9 @@ import {
   type TestChain,
   tokenUnits,
 } from './engine-harness.ts';
-import { fundedWallets, keptLogs, localTreasury, overriding, pendingStreamers } from './payout-support.ts';
+import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './payout-support.ts';
 import { grantAccess } from './support.ts';
+import { Faults } from './support/faults.ts';
 import { miningProgram } from '@strm/mining-client';
 import type { StreamerRecords } from '../src/services/tiers/records.ts';
 import { TierActions } from '../src/services/tiers/actions.ts';
@@ -42,8 +43,16 @@ const AMOUNT = 250_000n;
 
 const treasury = () => localTreasury(chain);
 
-/** A claim service on the test's database and chain, through `connection` (a fault-injecting wrapper). */
-function claimService(connection: Connection, extra: Partial<ClaimDeps> = {}) {
+let faults: Faults;
+beforeEach(() => {
+  faults = new Faults();
+});
+afterEach(async () => {
+  await faults.close();
+});
+
+/** A claim service on the test's database and chain, through `connection` (faults.connection: faults injected). */
+function claimService(connection: ClaimDeps['connection'], extra: Partial<ClaimDeps> = {}) {
   return new ClaimService({
     prisma: server.prisma,
     connection,
@@ -55,12 +64,20 @@ function claimService(connection: Connection, extra: Partial<ClaimDeps> = {}) {
   });
 }
 
-/** The real connection with some methods replaced (the boundary where the faults are injected). */
-const wrapped = (overrides: Partial<Record<keyof Connection, unknown>>) =>
-  overriding(chain.local.connection, overrides);
+/** The real connection, its JSON-RPC requests passing through the test's faults. */
+const faulty = () => faults.connection(chain.local.connection);
 
 const pendingOf = async (wallet: string) =>
   (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
+
+/** The statement that records a landed payout on its claims, as PostgreSQL receives it from Prisma. */
+const CONFIRM_SQL = /^UPDATE "public"\."reward_claims" SET "status" = .*"settled_at"/;
+
+/** A getTransaction answer as a node that leaves out `meta` gives it. */
+const withoutMeta = async (real: () => Promise<unknown>) => {
+  const answer = (await real()) as { result?: object | null };
+  return answer.result ? { ...answer, result: { ...answer.result, meta: null } } : answer;
+};
 
 describe('the payout path', () => {
   it('pays once a payout whose send answered an error but landed', async () => {
@@ -68,19 +85,11 @@ describe('the payout path', () => {
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
     // The RPC forwards the payout, then answers an error (as a node behind a load balancer can).
-    const real = chain.local.connection;
-    const claims = claimService(
-      wrapped({
-        sendRawTransaction: async (raw: Buffer, options?: object) => {
-          const signature = await real.sendRawTransaction(raw, options);
-          throw new SendTransactionError({
-            action: 'send',
-            signature,
-            transactionMessage: 'Node is unhealthy',
-          });
-        },
-      }),
-    );
+    faults.rpc('send the payout (forwarded, answered with an error)', 'sendTransaction', async (real) => {
+      await real();
+      return { jsonrpc: '2.0', id: '1', error: { code: -32005, message: 'Node is unhealthy' } };
+    });
+    const claims = claimService(faulty());
     const collected = await claims.collect(owner, await selfTransfer(chain, wallet!));
     expect(collected.amount).toBe(0.25);
     // A reconciliation pass afterwards changes nothing: paid once, nothing re-credited.
@@ -96,18 +105,12 @@ describe('the payout path', () => {
     const [wallet] = await fundedWallets(chain, 1);
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
-    const claims = claimService(
-      wrapped({
-        sendRawTransaction: async () => {
-          throw new SendTransactionError({
-            action: 'send',
-            signature: '',
-            transactionMessage: 'Transaction simulation failed',
-          });
-        },
-      }),
-      { confirmTimeoutMs: 500 },
-    );
+    faults.rpc('send the payout (not forwarded, answered with an error)', 'sendTransaction', async () => ({
+      jsonrpc: '2.0',
+      id: '1',
+      error: { code: -32002, message: 'Transaction simulation failed' },
+    }));
+    const claims = claimService(faulty(), { confirmTimeoutMs: 500 });
     await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
       'Your payout is not confirmed yet. If it does not land, your pending reward is restored within a few minutes.',
     );
@@ -129,23 +132,14 @@ describe('the payout path', () => {
     const proofs = await Promise.all(wallets.slice(0, 2).map((w) => selfTransfer(chain, w)));
     // A second transfer of the first wallet: a confirmed transaction, not the third wallet's.
     const othersProof = await selfTransfer(chain, wallets[0]!);
-    const real = chain.local.connection as unknown as {
-      _rpcBatchRequest(requests: Array<{ methodName: string; args: unknown[] }>): Promise<unknown[]>;
-    };
-    const batches: number[] = [];
-    const connection = wrapped({
-      _rpcBatchRequest: (requests: Array<{ methodName: string; args: unknown[] }>) => {
-        if (requests.every((r) => r.methodName === 'getTransaction')) batches.push(requests.length);
-        return real._rpcBatchRequest(requests);
-      },
-    } as Partial<Record<keyof Connection, unknown>>);
+    const connection = faulty();
     const now = new Date();
     const outcomes = await Promise.allSettled([
       verifySelfTransfer(connection, proofs[0]!, wallets[0]!.publicKey.toBase58(), now),
       verifySelfTransfer(connection, proofs[1]!, wallets[1]!.publicKey.toBase58(), now),
       verifySelfTransfer(connection, othersProof, wallets[2]!.publicKey.toBase58(), now),
     ]);
-    expect(batches).toEqual([3]);
+    expect(faults.methods).toEqual(['getTransaction+getTransaction+getTransaction']);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     expect(String((outcomes[2] as PromiseRejectedResult).reason.message)).toBe(
       'The collect transaction must be a confirmed transfer from your wallet to itself',
@@ -156,20 +150,9 @@ describe('the payout path', () => {
     const [wallet] = await fundedWallets(chain, 1);
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
-    const real = chain.local.connection as unknown as {
-      _rpcRequest(method: string, args: unknown[]): Promise<{ result?: object | null }>;
-    };
-    // The node answers the proof's transaction without `meta` (the JSON-RPC request web3.js sends).
-    const claims = claimService(
-      wrapped({
-        _rpcRequest: async (method: string, args: unknown[]) => {
-          const answer = await real._rpcRequest(method, args);
-          return method === 'getTransaction' && answer.result
-            ? { ...answer, result: { ...answer.result, meta: null } }
-            : answer;
-        },
-      } as Partial<Record<keyof Connection, unknown>>),
-    );
+    // The node answers the proof's transaction without `meta`.
+    faults.rpc('read the proof without its meta', 'getTransaction', withoutMeta);
+    const claims = claimService(faulty());
     await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
       'The collect transaction must be a confirmed transfer from your wallet to itself',
     );
@@ -179,20 +162,13 @@ describe('the payout path', () => {
 
   it('does not take a tier action without `meta` as one either', async () => {
     const { keypair, signature } = await activatedWallet(chain, 'Tier 1');
-    const real = chain.local.connection;
+    faults.rpc('read the tier action without its meta', 'getTransaction', withoutMeta);
     const unreachable = () => {
       throw new Error('the streamer record must not be read for a transaction that proves nothing');
     };
     const tierActions = new TierActions({
       prisma: server.prisma,
-      program: miningProgram(
-        wrapped({
-          getTransaction: async (sig: string, options: object) => {
-            const tx = await real.getTransaction(sig, options as never);
-            return tx && { ...tx, meta: null };
-          },
-        }),
-      ),
+      program: miningProgram(faulty()),
       records: { read: unreachable } as unknown as StreamerRecords,
       logger: createLogger('silent'),
       endLiveSession: async () => undefined,
@@ -209,12 +185,11 @@ describe('the payout path', () => {
     const owner = wallet!.publicKey.toBase58();
     const { lines, logger } = keptLogs();
     // The database refuses the settlement after the payout landed (a bug or a constraint, not an outage).
-    const prisma = overriding(server.prisma, {
-      rewardClaim: overriding(server.prisma.rewardClaim, {
-        updateMany: async () => Promise.reject(new Error('settlement refused')),
-      }),
+    faults.statement('record the payout as confirmed', CONFIRM_SQL);
+    const claims = claimService(chain.local.connection, {
+      prisma: faults.prisma(server.databaseUrl),
+      logger,
     });
-    const claims = claimService(chain.local.connection, { prisma, logger });
     const collected = await claims.collect(owner, await selfTransfer(chain, wallet!));
     expect(collected.amount).toBe(0.25);
     expect(await tokenUnits(chain, wallet!.publicKey)).toBe(AMOUNT);
@@ -237,18 +212,17 @@ describe('the payout path', () => {
     await pendingStreamers(server, [wallet!], AMOUNT);
     const owner = wallet!.publicKey.toBase58();
     const { lines, logger } = keptLogs();
-    // The checks pass; the reservation statement (the second raw query) is refused.
-    let raw = 0;
-    const prisma = overriding(server.prisma, {
-      $queryRaw: (...args: unknown[]) =>
-        ++raw === 2
-          ? Promise.reject(new Error('reservation refused'))
-          : (server.prisma.$queryRaw as (...a: unknown[]) => unknown)(...args),
+    // The checks pass; the reservation statement is refused.
+    const step = 'reserve the pending reward in a claim';
+    faults.statement(step, 'INSERT INTO reward_claims');
+    const claims = claimService(chain.local.connection, {
+      prisma: faults.prisma(server.databaseUrl),
+      logger,
     });
-    const claims = claimService(chain.local.connection, { prisma, logger });
     await expect(claims.collect(owner, await selfTransfer(chain, wallet!))).rejects.toThrow(
-      'reservation refused',
+      `injected fault: ${step}`,
     );
+    expect(faults.hitsOf(step)).toBe(1);
     expect(lines).toContainEqual(
       expect.objectContaining({ msg: 'collect failed unexpectedly', wallet: owner }),
     );
@@ -289,7 +263,7 @@ describe('the payout path', () => {
     }
     // Every landed one is seen before the pass (the pass itself is what is under test).
     const result = await claimService(connection).reconcile();
-    expect(result).toEqual({ confirmed: 200, expired: 100, failed: 0 });
+    expect(result).toMatchObject({ confirmed: 200, expired: 100, failed: 0 });
     expect(await server.prisma.rewardClaim.count({ where: { status: 'sent' } })).toBe(0);
     for (const claim of claims) {
       const owner = claim.wallet.publicKey.toBase58();
@@ -305,18 +279,11 @@ describe('the payout path', () => {
     const signature = await selfTransfer(chain, wallet!);
     const admin = Keypair.generate().publicKey.toBase58();
     // Maintenance begins while the request's proof is being read from the chain: after the first check.
-    const real = chain.local.connection as unknown as {
-      _rpcRequest(method: string, args: unknown[]): Promise<unknown>;
-    };
-    const service = claimService(
-      wrapped({
-        _rpcRequest: async (method: string, args: unknown[]) => {
-          if (method === 'getTransaction')
-            await setMaintenance(server.prisma, { on: true, actor: admin, at: new Date() });
-          return real._rpcRequest(method, args);
-        },
-      } as Partial<Record<keyof Connection, unknown>>),
-    );
+    faults.rpc('read the proof while maintenance begins', 'getTransaction', async (real) => {
+      await setMaintenance(server.prisma, { on: true, actor: admin, at: new Date() });
+      return real();
+    });
+    const service = claimService(faulty());
     try {
       await expect(service.collect(owner, signature)).rejects.toThrow('We are Down for Maintenance!');
       expect(await pendingOf(owner)).toBe(AMOUNT);
