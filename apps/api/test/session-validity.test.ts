@@ -64,6 +64,25 @@ afterAll(async () => {
   await chain?.stop();
 });
 
+/**
+ * Resolves once `clock` has been read `reads` times from now on, in a later turn of the event loop. The engine's
+ * tick (every MINING_TICK_MS) reads the clock first and then does everything due by then in the same turn: so
+ * by then it has run on the clock as it is now.
+ */
+function clockReads(clock: EngineServer['clock'], reads: number): Promise<void> {
+  const now = clock.now;
+  let left = reads;
+  return new Promise<void>((resolve) => {
+    clock.now = () => {
+      if (--left === 0) {
+        clock.now = now;
+        setImmediate(resolve);
+      }
+      return now();
+    };
+  });
+}
+
 const pending = async (s: EngineServer, wallet: string) =>
   (await s.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
 
@@ -81,9 +100,11 @@ describe('a session is valid for its whole life', () => {
     const row = await server.prisma.miningSession.findFirstOrThrow({ where: { wallet: s.wallet } });
     expect(row).toMatchObject({ endReason: 'tier-deactivated', minedUnits: 0n });
     expect(row.endedAt?.getTime()).toBe(row.startedAt.getTime());
-    // Nothing mines afterwards: an hour later the wallet is owed nothing and got no update.
+    // Nothing mines afterwards: an hour later, once the engine has ticked on that clock, the wallet is owed
+    // nothing and got no update.
+    const ticked = clockReads(server.clock, 3);
     server.clock.advance(H);
-    await new Promise((r) => setTimeout(r, 200));
+    await ticked;
     expect(await pending(server, s.wallet)).toBe(0n);
     expect(seen.filter((e) => e.event === 'mining-update' || e.event === 'stream-started')).toEqual([]);
     expect(await server.prisma.miningSession.count({ where: { wallet: s.wallet, endedAt: null } })).toBe(0);

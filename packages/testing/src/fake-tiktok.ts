@@ -24,6 +24,8 @@ interface TikTokUser {
 
 export class FakeTikTok extends FakeHttpServer {
   readonly users = new Map<string, TikTokUser>();
+  /** Every answer of the room info for a known user, in order: whether it said live (tests time by answers). */
+  readonly roomAnswers: Array<{ uniqueId: string; live: boolean }> = [];
   private readonly codes = new Map<string, { login: string; codeChallenge?: string }>();
   /** The TikTok user who consents on the authorize page (`authorizeAs`). */
   private consentingUser: string | undefined;
@@ -153,6 +155,7 @@ export class FakeTikTok extends FakeHttpServer {
   private room(uniqueId: string): Answer {
     const user = this.users.get(uniqueId.toLowerCase());
     if (!user) return { status: 200, body: { data: {}, message: 'user_not_found', statusCode: 19881007 } };
+    this.roomAnswers.push({ uniqueId: user.uniqueId, live: user.live });
     return {
       status: 200,
       body: {

@@ -39,6 +39,11 @@ export class FakeTwitch extends FakeHttpServer {
   }> = [];
   /** Notifications delivered (status the callback answered). */
   readonly deliveries: Array<{ type: string; status: number }> = [];
+  /**
+   * Every answer of GET /helix/streams, in order: the logins asked about and those it said were live (a test
+   * times live detection by the answers the product got, not by the wall clock).
+   */
+  readonly streamAnswers: Array<{ asked: string[]; live: string[] }> = [];
   /** The Twitch user who "authorises" in the popup (`authorizeAs`). */
   signedInLogin: string | null = null;
 
@@ -336,6 +341,8 @@ export class FakeTwitch extends FakeHttpServer {
           is_mature: false,
         };
       });
+    const loginOf = (id: string) => [...this.users.values()].find((u) => u.id === id)?.login ?? id;
+    this.streamAnswers.push({ asked: [...ids].map(loginOf), live: data.map((d) => d.user_login) });
     return { status: 200, body: { data, pagination: {} } };
   }
 }
