@@ -1,5 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
+import { miningProgram } from '@strm/mining-client';
 import { API_BASE_PATH } from '@strm/shared';
 import compression from 'compression';
 import cors from 'cors';
@@ -16,8 +17,11 @@ import { webApp } from './http/web-app.ts';
 import { Lifecycle, trackConnections } from './lifecycle.ts';
 import { httpMetrics, requestLogging } from './observability/http.ts';
 import { createMetrics, type Metrics, registerMiningMetrics, scrapedGauge } from './observability/metrics.ts';
+import { registerOperatorMetrics } from './observability/operator.ts';
 import { apiRouter } from './routes/index.ts';
 import { faucetNotFound } from './services/faucet.ts';
+import { checkHealth } from './services/health.ts';
+import { treasuryOf } from './services/rewards/treasury.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { WalletEventListener } from './services/overlay/feed.ts';
 import { endAccessEverywhere } from './socket/access.ts';
@@ -198,6 +202,14 @@ export function createApp(deps: AppDeps): App {
     'Live sessions run by this instance',
     () => services.engine.liveCount,
   );
+  registerOperatorMetrics(metrics, {
+    prisma: deps.prisma,
+    connection: deps.rpc.connection,
+    treasury: () => treasuryOf(deps, miningProgram(deps.rpc.connection)),
+    health: () => checkHealth(deps),
+    sockets: () => new Map([...io._nsps].map(([name, nsp]) => [name, nsp.sockets.size])),
+    logger: deps.logger,
+  });
   return { app, server, io, metrics, lifecycle, services };
 }
 

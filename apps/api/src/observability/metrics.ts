@@ -3,6 +3,7 @@
 // totals; aggregate them with max(), not sum()). A registry per app, so tests can run several side by side.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { platformRequests } from '../platforms/fetch.ts';
 
 export interface Metrics {
   registry: Registry;
@@ -27,6 +28,7 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+  registry.registerMetric(platformRequests);
   return {
     registry,
     httpDuration: new Histogram({

@@ -1,6 +1,8 @@
 // The platforms' HTTP: fetch with a deadline, and every way an external call fails mapped to one error
 // type whose message a user may see. The adapters and the verification service never let a raw network
-// error, a 429 or a malformed body escape as anything else.
+// error, a 429 or a malformed body escape as anything else. Every call is counted by platform and outcome
+// (docs/operations.md#a-platform-failing).
+import { Counter } from 'prom-client';
 import type { Logger } from '../logger.ts';
 
 export type PlatformFailure = 'unauthorized' | 'rate-limited' | 'not-found' | 'unavailable' | 'malformed';
@@ -35,6 +37,26 @@ export function retryAfterSeconds(headers: Headers, nowMs = Date.now()): number 
   return 60;
 }
 
+/**
+ * The platforms' answers, for every app of the process: the calls are the process's, whichever app made them.
+ * Registered in each app's registry (observability/metrics.ts).
+ */
+export const platformRequests = new Counter({
+  name: 'strm_platform_requests_total',
+  help:
+    "Calls to a streaming platform's API by this instance, by platform and outcome: ok (2xx), rate_limited (429), " +
+    'refused (another 4xx), error (5xx or a redirect) or unreachable (no answer in time, or no connection)',
+  labelNames: ['platform', 'outcome'],
+  registers: [],
+});
+
+function outcomeOf(status: number): string {
+  if (status === 429) return 'rate_limited';
+  if (status >= 200 && status < 300) return 'ok';
+  if (status >= 400 && status < 500) return 'refused';
+  return 'error';
+}
+
 /** One HTTP call with a deadline; network failures and timeouts become 'unavailable'. */
 export async function platformFetch(
   label: string,
@@ -46,8 +68,10 @@ export async function platformFetch(
   try {
     const res = await fetch(url, { ...rest, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     const text = await res.text();
+    platformRequests.inc({ platform: label.toLowerCase(), outcome: outcomeOf(res.status) });
     return { status: res.status, headers: res.headers, text };
   } catch (err) {
+    platformRequests.inc({ platform: label.toLowerCase(), outcome: 'unreachable' });
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     logger.warn({ err, url: redact(url) }, `${label} ${timedOut ? 'timed out' : 'unreachable'}`);
     throw new PlatformError('unavailable', `${label} could not be reached; please try again`);
