@@ -47,6 +47,7 @@ if (process.argv[2] === '--step') {
 const LABELS = {
   lint: 'lint (Biome)',
   'test:references': 'references stay in the repo',
+  'test:rules': 'Prometheus rules (promtool)',
   'test:cycles': 'import cycles (madge)',
   typecheck: 'typecheck',
   'test:style': 'Rust format',
