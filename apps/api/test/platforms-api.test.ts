@@ -91,10 +91,13 @@ describe('usernames and platform status', () => {
     // YouTube and Kick name the account themselves when the streamer connects (issue 40).
     [{ platform: 'kick', username: 'abc' }, 'Kick accounts are verified by connecting with Kick'],
     [{ platform: 'youtube', username: 'abc' }, 'YouTube accounts are verified by connecting with YouTube'],
-    [{ platform: 'mixer', username: 'abc' }, undefined],
+    [
+      { platform: 'mixer', username: 'abc' },
+      'platform: Invalid option: expected one of "tiktok"|"twitch"|"youtube"|"kick"',
+    ],
   ])('refuses %j with 400', async (body, message) => {
     const res = await as(t, newWallet()).post('/update-streamer-username', body);
     expect(res.status).toBe(400);
-    if (message) expect(res.body.message).toBe(message);
+    expect(res.body.message).toBe(message);
   });
 });
