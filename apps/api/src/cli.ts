@@ -9,6 +9,7 @@ import { registrationListQuerySchema, walletSchema } from '@strm/shared';
 import pg from 'pg';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createPrisma, type PrismaClient } from './db/index.ts';
+import { BackupRefusal, backupDatabase, restoreDatabase } from './db/backup.ts';
 import { embeddedUrl, startEmbeddedPostgres } from './db/embedded.ts';
 import { applyMigrations } from './db/schema-engine.ts';
 import { DomainError, validationMessage } from './errors.ts';
@@ -27,7 +28,10 @@ export const USAGE = `Usage: pnpm admin <command>
        [--from DATE] [--to DATE] [--page N] [--page-size N]
                                  list beta registrations, newest first
   maintenance on [message...]    turn maintenance mode on (every connected page is told at once)
-  maintenance off                turn maintenance mode off`;
+  maintenance off                turn maintenance mode off
+  backup <file>                  write the whole database to <file> (pg_dump's custom format)
+  restore <file> [--replace]     restore <file> into an empty database (--replace: drop what it holds
+                                 first); stop the API first`;
 
 export class UsageError extends Error {}
 
@@ -136,6 +140,22 @@ export async function runAdminCommand(
   }
 }
 
+/** backup and restore work on the database as PostgreSQL holds it (no migrations applied first). */
+export async function runBackupCommand(url: string, argv: string[], print: (line: string) => void) {
+  const [command, file, ...flags] = argv;
+  if (!file) throw new UsageError(`${command} takes a file`);
+  if (command === 'backup') {
+    if (flags.length) throw new UsageError(`Unknown option: ${flags[0]}`);
+    const { bytes, tool } = await backupDatabase(url, file);
+    print(`Backup written to ${file} (${bytes} bytes, ${tool})`);
+    return;
+  }
+  const unknown = flags.find((f) => f !== '--replace');
+  if (unknown) throw new UsageError(`Unknown option: ${unknown}`);
+  const { tool } = await restoreDatabase(url, file, flags.includes('--replace'));
+  print(`Restored ${file} (${tool}); start the API: it settles the claims in flight against the chain`);
+}
+
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
@@ -169,6 +189,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const db = await openCliDatabase(config);
+  if (argv[0] === 'backup' || argv[0] === 'restore') {
+    try {
+      await runBackupCommand(db.url, argv, (line) => process.stdout.write(`${line}\n`));
+      return 0;
+    } finally {
+      await db.stop();
+    }
+  }
   const prisma = createPrisma(db.url);
   try {
     await applyMigrations(db.url);
@@ -187,7 +215,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     (code) => process.exit(code),
     (err: unknown) => {
       if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-      else if (err instanceof DomainError || err instanceof ConfigError)
+      else if (err instanceof DomainError || err instanceof ConfigError || err instanceof BackupRefusal)
         process.stderr.write(`${err.message}\n`);
       else process.stderr.write(`admin: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(err instanceof UsageError ? 2 : 1);

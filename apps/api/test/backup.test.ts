@@ -1,0 +1,210 @@
+// Backups that restore (docs/operations.md#backups): `pnpm admin backup` with 100 open sessions and pending
+// rewards, the database destroyed, `pnpm admin restore`, everything back; and a payout in flight when the
+// backup was taken, confirmed after it, is settled from the chain on the next start, never paid again.
+// On the machine's PostgreSQL (an external server, whose pg_dump Debian ships; the embedded server is newer).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Keypair } from '@solana/web3.js';
+import { SERVER_MESSAGES } from '@strm/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyMigrations } from '../src/db/schema-engine.ts';
+import {
+  connect,
+  type EngineServer,
+  request as socketRequest,
+  selfTransfer,
+  startEngineServer,
+  startTestChain,
+  type TestChain,
+  tokenUnits,
+  wallClock,
+} from './engine-harness.ts';
+import { fundedWallets } from './payout-support.ts';
+import { adminQuery, databaseUrl, minedOnce } from './support.ts';
+
+const apiDir = fileURLToPath(new URL('..', import.meta.url));
+const machinePostgres = process.env.EXTERNAL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const name = `strm_backup_${randomBytes(6).toString('hex')}`;
+const url = databaseUrl(machinePostgres, name);
+let chain: TestChain;
+let server: EngineServer | undefined;
+let dir: string;
+
+/** The operators' command, as they run it. */
+function admin(...argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...argv], {
+      cwd: apiDir,
+      env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  await adminQuery(machinePostgres, `CREATE DATABASE "${name}"`);
+  await applyMigrations(url);
+  // The reconciler of the instance the backup is taken beside runs once, at its start: the claim in flight
+  // stays as the backup caught it.
+  server = await startEngineServer(chain, {
+    databaseUrl: url,
+    clock: wallClock,
+    env: { CLAIMS_RECONCILE_MS: '3600000' },
+  });
+  dir = await mkdtemp(join(tmpdir(), 'strm-backup-'));
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  await chain?.stop();
+  await adminQuery(machinePostgres, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('pnpm admin backup / restore', () => {
+  it('brings back every pending reward and open session, and settles a payout in flight from the chain', async () => {
+    const live = server!;
+    // 100 streamers mining now (their sessions as the engine checkpoints them, run by a live instance) and
+    // owed rewards.
+    const wallets = Array.from({ length: 100 }, () => Keypair.generate().publicKey.toBase58());
+    const checkpoint = new Date(Date.now() - 30_000);
+    await live.prisma.apiInstance.create({
+      data: { id: 'backup-test-instance', leaseUntil: new Date(Date.now() + 3_600_000) },
+    });
+    await live.prisma.streamer.createMany({
+      data: wallets.map((wallet, i) => ({ wallet, pendingRewardUnits: BigInt((i + 1) * 1_000) })),
+    });
+    await live.prisma.miningSession.createMany({
+      data: wallets.map((wallet) => ({
+        wallet,
+        platform: 'demo' as const,
+        tierName: 'Tier 1',
+        rateUnitsPerHour: 250_000n,
+        startedAt: new Date(checkpoint.getTime() - 600_000),
+        accruedUntil: checkpoint,
+        ownerInstance: 'backup-test-instance',
+      })),
+    });
+
+    // A collect paid on chain; the backup is taken while its claim was `sent` (the payout sent, not yet
+    // confirmed), and the payout path records its confirmation after the backup.
+    const [collector] = await fundedWallets(chain, 1);
+    const collectorWallet = collector!.publicKey.toBase58();
+    await minedOnce(live.prisma, collectorWallet, new Date());
+    await live.prisma.streamer.update({
+      where: { wallet: collectorWallet },
+      data: { pendingRewardUnits: 3_000_000n },
+    });
+    const socket = await connect(live, collectorWallet);
+    const proof = await selfTransfer(chain, collector!);
+    const paid = await socketRequest(
+      socket,
+      'collect-rewards',
+      { signature: proof, wallet: collectorWallet },
+      ['rewards-collected', 'rewards-error'],
+    );
+    expect(paid.event).toBe('rewards-collected');
+    socket.disconnect();
+    const claim = await live.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: collectorWallet } });
+    await live.prisma.rewardClaim.update({
+      where: { id: claim.id },
+      data: { status: 'sent', settledAt: null },
+    });
+
+    const file = join(dir, 'strm.dump');
+    const backup = await admin('backup', file);
+    expect(backup.stderr).toBe('');
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toMatch(/^Backup written to .*strm\.dump \(\d+ bytes, .*pg_dump\)\n$/);
+    await live.prisma.rewardClaim.update({
+      where: { id: claim.id },
+      data: { status: 'confirmed', settledAt: new Date() },
+    });
+    const before = {
+      pending: await live.prisma.streamer.findMany({
+        orderBy: { wallet: 'asc' },
+        select: { wallet: true, pendingRewardUnits: true },
+      }),
+      open: await live.prisma.miningSession.findMany({ where: { endedAt: null }, orderBy: { id: 'asc' } }),
+    };
+    expect(before.open).toHaveLength(100);
+
+    // The database is lost.
+    await live.close();
+    server = undefined;
+    await adminQuery(machinePostgres, `DROP DATABASE "${name}" WITH (FORCE)`);
+    await adminQuery(machinePostgres, `CREATE DATABASE "${name}"`);
+
+    const restored = await admin('restore', file);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    // A second restore would overwrite what is there: refused unless asked for.
+    const again = await admin('restore', file);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      'The database is not empty: restore into an empty database, or pass --replace to drop what it holds first\n',
+    );
+
+    // Every pending reward and open session is back, as the backup had them (before any API starts).
+    const back = await adminQuery(
+      url,
+      'SELECT wallet, pending_reward_units::text AS units FROM streamers ORDER BY wallet',
+    );
+    expect(back.rows).toEqual(
+      before.pending.map((s) => ({
+        wallet: s.wallet,
+        units: (s.wallet === collectorWallet ? 0n : s.pendingRewardUnits).toString(),
+      })),
+    );
+    const open = await adminQuery(
+      url,
+      'SELECT id, wallet, accrued_until FROM mining_sessions WHERE ended_at IS NULL ORDER BY id',
+    );
+    expect(open.rows).toEqual(
+      before.open.map((s) => ({ id: s.id, wallet: s.wallet, accrued_until: s.accruedUntil })),
+    );
+    const inFlight = await adminQuery(url, 'SELECT status::text AS status FROM reward_claims WHERE id = $1', [
+      claim.id,
+    ]);
+    expect(inFlight.rows).toEqual([{ status: 'sent' }]);
+
+    // The API starts on the restored database: the reconciler reads the payout on chain and records it as
+    // confirmed; nothing is re-credited and a new collect has nothing to pay.
+    const balance = await tokenUnits(chain, collector!.publicKey);
+    expect(balance).toBe(3_000_000n);
+    server = await startEngineServer(chain, { databaseUrl: url, clock: wallClock });
+    expect(await server.prisma.rewardClaim.findUniqueOrThrow({ where: { id: claim.id } })).toMatchObject({
+      status: 'confirmed',
+    });
+    expect(
+      (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: collectorWallet } }))
+        .pendingRewardUnits,
+    ).toBe(0n);
+    const again2 = await connect(server, collectorWallet);
+    const proof2 = await selfTransfer(chain, collector!);
+    const refused = await socketRequest(
+      again2,
+      'collect-rewards',
+      { signature: proof2, wallet: collectorWallet },
+      ['rewards-collected', 'rewards-error'],
+    );
+    expect(refused).toMatchObject({
+      event: 'rewards-error',
+      payload: { message: SERVER_MESSAGES.nothingToCollect },
+    });
+    again2.disconnect();
+    expect(await tokenUnits(chain, collector!.publicKey)).toBe(balance);
+  }, 240_000);
+});
