@@ -1,7 +1,7 @@
 // The platforms' HTTP: fetch with a deadline, and every way an external call fails mapped to one error
 // type whose message a user may see. The adapters and the verification service never let a raw network
 // error, a 429 or a malformed body escape as anything else. Every call is counted by platform and outcome
-// (docs/operations.md#a-platform-failing).
+// (docs/operations.md#strmplatformfailing).
 import { Counter } from 'prom-client';
 import type { Logger } from '../logger.ts';
 
