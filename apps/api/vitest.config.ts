@@ -13,5 +13,15 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     minWorkers: 1,
+    // The money path's branch coverage (V8's own counters, no instrumentation), printed at the end of the API
+    // suite: `pnpm test` passes --coverage; a run of chosen files does not pay for it.
+    coverage: {
+      provider: 'v8',
+      include: ['src/services/rewards/**/*.ts', 'src/services/streamer/adjustments.ts'],
+      exclude: ['**/*.test.ts'],
+      // Wide enough that the uncovered lines are listed whole, not cut to the terminal's width.
+      reporter: [['text', { maxCols: 200 }], 'json-summary'],
+      reportsDirectory: '../../.test-reports/coverage-api',
+    },
   },
 });
