@@ -305,6 +305,8 @@ describe('Kick adapter', () => {
     const changes: LiveStatus[] = [];
     const unwatch = kick.watch(account, (s) => changes.push(s));
     fake.setLive('livekicker', false);
+    // Two offline reads in a row end it (docs/platforms.md#live-detection).
+    await kick.pollNow();
     await kick.pollNow();
     expect(changes).toEqual([{ live: false, viewers: 0 }]);
     unwatch();

@@ -290,6 +290,9 @@ describe('TikTok adapter', () => {
     fake.fail('/api-live/user/room/', { status: 502 });
     await tiktok.pollNow();
     expect(seen).toEqual([]);
+    // One offline read is not enough; the second in a row ends it (docs/platforms.md#live-detection).
+    await tiktok.pollNow();
+    expect(seen).toEqual([]);
     await tiktok.pollNow();
     expect(seen).toEqual([{ live: false, viewers: 0 }]);
     unwatch();

@@ -119,7 +119,7 @@ describe('Twitch live detection in the engine', () => {
     s.socket.close();
   });
 
-  it('a Twitch stream going offline ends the session within one poll interval', async () => {
+  it('a Twitch stream going offline ends the session at the second poll that reads it offline', async () => {
     const s = await twitchStreamer('going_offline');
     twitch.setLive('going_offline', true, 40);
     const startedFrom = twitch.streamAnswers.length;
@@ -136,8 +136,8 @@ describe('Twitch live detection in the engine', () => {
     expect((await notLive).message).toBe(
       'Your Twitch stream is not live. Go live on Twitch, then connect again.',
     );
-    // Ended by the first poll that saw it offline: Twitch was asked about it once since.
-    expect(twitchSaid('going_offline', offlineFrom)).toEqual([false]);
+    // Ended by the second poll that read it offline (docs/platforms.md#live-detection): asked twice since.
+    expect(twitchSaid('going_offline', offlineFrom)).toEqual([false, false]);
     expect(server.app.services.engine.isLive(s.wallet)).toBe(false);
     const row = await server.prisma.miningSession.findFirst({ where: { wallet: s.wallet } });
     expect(row?.endReason).toBe('not-live');
@@ -306,7 +306,8 @@ describe('TikTok live detection in the engine', () => {
     const offlineFrom = tiktok.roomAnswers.length;
     tiktok.setLive('tiktoker', false);
     expect(await stopped).toMatchObject({ reason: 'not-live' });
-    expect(tiktokSaid(offlineFrom)).toEqual([false]);
+    // Ended by the second offline read in a row (docs/platforms.md#live-detection).
+    expect(tiktokSaid(offlineFrom)).toEqual([false, false]);
     socket.close();
   });
 });

@@ -9,7 +9,9 @@
 // - POST /public/v1/events/subscriptions: livestream.status.updated, delivered when the channel's stream starts
 //   or ends to `webhookUrl` (the app's webhook URL, set in its settings on Kick) with Kick-Event-* headers and
 //   Kick-Event-Signature = base64(RSA PKCS#1 v1.5 SHA-256 of `${messageId}.${timestamp}.${body}`).
-// Control: in process (methods below) or over HTTP under /_fake.
+// Control: in process (methods below) or over HTTP under /_fake. `misbehave` switches on, per test, what the
+// real Kick does wrong (KickDevDocs issues): a wrong is_live for live channels in large batches (#321),
+// channels missing from an answer (an unknown slug answers 200 with an empty list, #231).
 import { createSign, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
@@ -18,6 +20,17 @@ import { FakeOAuthServer } from './fake-oauth.ts';
 interface KickUser {
   id: number;
   slug: string;
+}
+
+/** Kick's documented misbehaviours, each off unless a test sets it. */
+export interface KickMisbehaviour {
+  /**
+   * Batches of more channels than this answer is_live false for every other live channel in them (KickDevDocs
+   * issue 321 reports about half wrong at 50, and 20-25 reliable).
+   */
+  wrongIsLiveAbove?: number;
+  /** Slugs left out of every channels answer while set (as an unknown slug: 200 with the others only). */
+  missing?: Set<string>;
 }
 
 const unauthorized: Answer = { status: 401, body: { data: {}, message: 'Unauthorized' } };
@@ -34,6 +47,12 @@ export class FakeKick extends FakeHttpServer {
   /** Webhooks delivered, with the status the app answered. */
   readonly deliveries: Array<{ type: string; status: number }> = [];
   private nextId = 51_000_000;
+  /** What this fake does wrong now (see KickMisbehaviour); empty: it answers as documented. */
+  misbehave: KickMisbehaviour = {};
+  /** How many channels each GET /public/v1/channels asked for, in order. */
+  readonly channelBatches: number[] = [];
+  /** Channels answered with a wrong is_live (false while live), by misbehave.wrongIsLiveAbove. */
+  wrongReads = 0;
 
   constructor(
     readonly clientId = 'fake-kick-client-id',
@@ -194,8 +213,12 @@ export class FakeKick extends FakeHttpServer {
     };
   }
 
-  private channelData(user: KickUser) {
-    const viewers = this.live.get(user.id);
+  private channelData(user: KickUser, wrongIfLive = false) {
+    let viewers = this.live.get(user.id);
+    if (wrongIfLive && viewers !== undefined) {
+      viewers = undefined;
+      this.wrongReads++;
+    }
     return {
       broadcaster_user_id: user.id,
       slug: user.slug,
@@ -236,7 +259,17 @@ export class FakeKick extends FakeHttpServer {
     } else {
       users = [...this.users.values()].filter((u) => ids.includes(String(u.id)) || slugs.includes(u.slug));
     }
-    return { status: 200, body: { data: users.map((u) => this.channelData(u)), message: 'OK' } };
+    const asked = ids.length + slugs.length;
+    this.channelBatches.push(asked);
+    const missing = this.misbehave.missing;
+    if (missing) users = users.filter((u) => !missing.has(u.slug));
+    const above = this.misbehave.wrongIsLiveAbove;
+    let liveSeen = 0;
+    const data = users.map((u) => {
+      const wrong = above !== undefined && asked > above && this.live.has(u.id) && liveSeen++ % 2 === 1;
+      return this.channelData(u, wrong);
+    });
+    return { status: 200, body: { data, message: 'OK' } };
   }
 
   private subscribe(req: IncomingMessage, body: string): Answer {

@@ -17,6 +17,11 @@ export interface LiveStatus {
   viewers: number;
   /** Offline because the platform could not be asked several polls in a row (live detection fails closed). */
   unconfirmed?: boolean;
+  /**
+   * The platform states that the stream ended (YouTube's actualEndTime), not only that it reads offline now:
+   * a session ends on it at once, where a plain offline read needs a second (docs/platforms.md#live-detection).
+   */
+  ended?: boolean;
 }
 
 export interface PlatformAdapter {

@@ -1,7 +1,7 @@
 // Kick (issue 40; docs: KickEngineering/KickDevDocs): OAuth 2.1 with PKCE at id.kick.com for verification
 // (the user from /public/v1/users, the channel's slug from /public/v1/channels), and live detection from the
 // public channels endpoint (stream.is_live, stream.viewer_count) polled for every watched channel at once
-// (50 a request) with an app token (client credentials), as Twitch's Helix. With KICK_WEBHOOKS=on the
+// (25 a request: larger batches answer a wrong is_live, docs/platforms-youtube-kick.md#kick) with an app token (client credentials), as Twitch's Helix. With KICK_WEBHOOKS=on the
 // `livestream.status.updated` webhook ends a session at once; each is verified against Kick's RSA public key
 // (PKCS#1 v1.5, SHA-256 over `${messageId}.${timestamp}.${body}`) before anything in it is trusted, and
 // polling stays the fallback, as Twitch has EventSub and polling.
@@ -17,7 +17,11 @@ import { WebhookInbox } from './webhook-inbox.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'Kick';
-const CHANNELS_PAGE = 50;
+/**
+ * Channels asked per request. Kick takes 50, but batches that large answer is_live false for about half of
+ * the live channels (KickDevDocs issue 321); 25 or fewer answer right (docs/platforms-youtube-kick.md#kick).
+ */
+export const KICK_CHANNELS_PAGE = 25;
 export const KICK_SCOPES = 'user:read channel:read events:subscribe';
 /** Older messages are refused (replays), as Twitch's EventSub. */
 const WEBHOOK_MAX_AGE_MS = 10 * 60_000;
@@ -167,18 +171,18 @@ export class KickPlatform extends PolledPlatform {
     return super.watch(account, onChange);
   }
 
-  /** GET /public/v1/channels by broadcaster_user_id (50 a request), else by slug. */
+  /** GET /public/v1/channels by broadcaster_user_id (KICK_CHANNELS_PAGE a request), else by slug. */
   protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
     const result = new Map<string, LiveStatus>();
     const byId = accounts.filter((a) => a.externalId);
     const bySlug = accounts.filter((a) => !a.externalId);
     const pages: Array<{ param: string; values: string[]; accounts: PlatformAccountRef[] }> = [];
-    for (let i = 0; i < byId.length; i += CHANNELS_PAGE) {
-      const page = byId.slice(i, i + CHANNELS_PAGE);
+    for (let i = 0; i < byId.length; i += KICK_CHANNELS_PAGE) {
+      const page = byId.slice(i, i + KICK_CHANNELS_PAGE);
       pages.push({ param: 'broadcaster_user_id', values: page.map((a) => a.externalId!), accounts: page });
     }
-    for (let i = 0; i < bySlug.length; i += CHANNELS_PAGE) {
-      const page = bySlug.slice(i, i + CHANNELS_PAGE);
+    for (let i = 0; i < bySlug.length; i += KICK_CHANNELS_PAGE) {
+      const page = bySlug.slice(i, i + KICK_CHANNELS_PAGE);
       pages.push({ param: 'slug', values: page.map((a) => normaliseUsername(a.username)), accounts: page });
     }
     for (const page of pages) {
@@ -186,7 +190,8 @@ export class KickPlatform extends PolledPlatform {
       for (const v of page.values) url.searchParams.append(page.param, v);
       const parsed = channelsSchema.safeParse(await this.withAppToken(url.toString()));
       if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
-      for (const a of page.accounts) result.set(keyOf(a), { live: false, viewers: 0 });
+      // A channel missing from the answer (an unknown slug answers 200 with an empty list) is unknown this
+      // round, not offline: the poller's fail-closed rule ends it if it stays unknown.
       for (const channel of parsed.data.data) {
         const live = channel.stream?.is_live === true;
         const status = { live, viewers: live ? (channel.stream?.viewer_count ?? 0) : 0 };

@@ -1,8 +1,11 @@
 // Live detection by polling: one timer per platform asks about every watched account at once (the adapter
-// batches as its API allows) and reports changes. It fails closed: one failed poll is logged and changes
-// nothing, but an account the platform could not be asked about `maxFailedPolls` polls in a row is
-// reported offline (`unconfirmed`), so a session never mines on a stream nobody can confirm. A slow
-// platform never stalls the engine (one poll at a time, each bounded by the HTTP deadline).
+// batches as its API allows) and reports changes. Ending a live stream needs evidence
+// (docs/platforms.md#live-detection): two offline reads in a row, or an end the platform states outright
+// (`ended`: YouTube's actualEndTime; a verified webhook goes through `report`). One offline read is not
+// enough (Kick's batches answer a wrong is_live). An account missing from an answer, or a failed poll, is
+// unknown: it fails closed, so an account with no live read `maxFailedPolls` polls in a row is reported
+// offline (`unconfirmed` when no read said offline), and a session never mines on a stream nobody can
+// confirm. A slow platform never stalls the engine (one poll at a time, each bounded by the HTTP deadline).
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
@@ -14,9 +17,14 @@ interface Watched {
   listeners: Set<Listener>;
   /** Last status reported (a watch starts from the status the engine just saw: live). */
   last: LiveStatus | null;
-  /** Polls in a row that brought no status for this account. */
+  /** Polls in a row that brought no status for this account (unknown). */
   failures: number;
+  /** Polls in a row (unknown ones between them do not break the row) that read the account offline. */
+  offlineReads: number;
 }
+
+/** Offline reads in a row that end a live stream (docs/platforms.md#live-detection). */
+export const OFFLINE_READS_TO_END = 2;
 
 export class LivePoller {
   private readonly watched = new Map<string, Watched>();
@@ -39,7 +47,7 @@ export class LivePoller {
     const key = this.keyOf(account);
     let entry = this.watched.get(key);
     if (!entry) {
-      entry = { account, listeners: new Set(), last: null, failures: 0 };
+      entry = { account, listeners: new Set(), last: null, failures: 0, offlineReads: 0 };
       this.watched.set(key, entry);
     }
     entry.listeners.add(onChange);
@@ -84,21 +92,39 @@ export class LivePoller {
       }
       for (const [key, entry] of entries) {
         if (this.watched.get(key) !== entry) continue;
-        let status = statuses.get(key);
-        if (!status) {
-          entry.failures++;
-          if (entry.failures < this.maxFailedPolls) continue;
-          this.logger.warn(
-            { failures: entry.failures },
-            `${this.label} could not confirm a stream ${entry.failures} polls in a row; reported offline`,
-          );
-          status = { live: false, viewers: 0, unconfirmed: true };
-        } else {
+        const read = statuses.get(key);
+        let status: LiveStatus;
+        if (read?.live) {
           entry.failures = 0;
+          entry.offlineReads = 0;
+          status = { live: true, viewers: read.viewers };
+        } else if (read?.ended || entry.last?.live === false) {
+          // Stated by the platform, or already reported offline (a stream that has not come back).
+          entry.failures = 0;
+          status = { live: false, viewers: 0 };
+        } else {
+          if (read) entry.offlineReads++;
+          else entry.failures++;
+          const noLiveRead = entry.failures + entry.offlineReads;
+          if (entry.offlineReads >= OFFLINE_READS_TO_END) {
+            status = { live: false, viewers: 0 };
+          } else if (noLiveRead >= this.maxFailedPolls) {
+            this.logger.warn(
+              { failures: entry.failures, offlineReads: entry.offlineReads },
+              `${this.label} could not confirm a stream ${noLiveRead} polls in a row; reported offline`,
+            );
+            status = entry.offlineReads
+              ? { live: false, viewers: 0 }
+              : { live: false, viewers: 0, unconfirmed: true };
+          } else {
+            continue;
+          }
         }
         const changed = entry.last === null ? !status.live : entry.last.live !== status.live;
         entry.last = status;
         if (!changed) continue;
+        entry.offlineReads = 0;
+        entry.failures = 0;
         this.notify(entry, status);
       }
     } finally {
@@ -111,6 +137,8 @@ export class LivePoller {
     const entry = this.watched.get(key);
     if (!entry || entry.last?.live === status.live) return;
     entry.last = status;
+    entry.failures = 0;
+    entry.offlineReads = 0;
     this.notify(entry, status);
   }
 

@@ -217,7 +217,7 @@ export class YouTubePlatform extends PolledPlatform {
       }
     }
     entry.last = status;
-    return status;
+    return { live: status.live, viewers: status.viewers };
   }
 
   protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
@@ -308,7 +308,10 @@ export class YouTubePlatform extends PolledPlatform {
       for (const video of parsed.data.items) {
         const details = video.liveStreamingDetails;
         const live = Boolean(details?.actualStartTime && !details.actualEndTime);
-        result.set(video.id, { live, viewers: live ? (details?.concurrentViewers ?? 0) : 0 });
+        const status: LiveStatus = { live, viewers: live ? (details?.concurrentViewers ?? 0) : 0 };
+        // actualEndTime is YouTube's own word that the broadcast ended: it ends a session at once.
+        if (details?.actualEndTime) status.ended = true;
+        result.set(video.id, status);
       }
     }
     return result;
