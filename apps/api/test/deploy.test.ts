@@ -45,7 +45,7 @@ interface Compose {
   name: string;
   services: Record<string, Service>;
   volumes: Record<string, unknown>;
-  secrets: Record<string, { file: string }>;
+  secrets: Record<string, { file?: string; environment?: string }>;
 }
 
 function validator() {
@@ -135,13 +135,52 @@ describe('docker-compose.yml', () => {
 
   it('runs PostgreSQL, Redis and the API with health checks and named volumes', () => {
     const { services } = compose;
-    expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis']);
+    const always = Object.keys(services).filter((name) => !services[name]!.profiles);
+    expect(always.sort()).toEqual(['api', 'postgres', 'redis']);
     for (const service of Object.values(services)) expect(service.healthcheck?.test[0]).toBe('CMD');
     expect(services.postgres!.volumes).toEqual(['postgres-data:/var/lib/postgresql']);
     expect(services.redis!.volumes).toEqual(['redis-data:/data']);
     expect(Object.keys(compose.volumes)).toEqual(expect.arrayContaining(['postgres-data', 'redis-data']));
     expect(services.api!.build?.target).toBe('api');
     expect(services.api!.profiles).toBeUndefined();
+  });
+
+  it('observability profile: Prometheus with the alerting rules, scraping every API instance with the metrics token', async () => {
+    const prometheus = compose.services.prometheus!;
+    expect(prometheus.profiles).toEqual(['observability']);
+    expect(prometheus.healthcheck?.test[0]).toBe('CMD');
+    expect(prometheus.volumes).toContain('./deploy/prometheus:/etc/prometheus:ro');
+    expect(prometheus.secrets).toEqual(['metrics-token']);
+    expect(compose.secrets['metrics-token']).toEqual({ environment: 'METRICS_TOKEN' });
+    // The configuration the container reads, its paths mapped to the mounted folder and the secret's file:
+    // valid for promtool, rules included, scraping the `api` service's every address as the rules' job.
+    const folder = join(repoRoot, 'deploy', 'prometheus');
+    const text = await readFile(join(folder, 'prometheus.yml'), 'utf8');
+    const config = parse(text) as {
+      rule_files: string[];
+      scrape_configs: Array<{
+        job_name: string;
+        authorization: { credentials_file: string };
+        dns_sd_configs: Array<{ names: string[]; type: string; port: number }>;
+      }>;
+    };
+    expect(config.rule_files).toEqual(['/etc/prometheus/strm.rules.yml']);
+    const [job] = config.scrape_configs;
+    expect(job!.job_name).toBe('strm-api');
+    expect(job!.authorization.credentials_file).toBe('/run/secrets/metrics-token');
+    expect(job!.dns_sd_configs).toEqual([expect.objectContaining({ names: ['api'], type: 'A', port: 3000 })]);
+    const dir = await mkdtemp(join(tmpdir(), 'strm-prometheus-config-'));
+    try {
+      await writeFile(join(dir, 'metrics-token'), 'a-metrics-token-0123456789');
+      const mapped = text
+        .replaceAll('/etc/prometheus/', `${folder}/`)
+        .replaceAll('/run/secrets/metrics-token', join(dir, 'metrics-token'));
+      await writeFile(join(dir, 'prometheus.yml'), mapped);
+      const { stdout } = await run('promtool', ['check', 'config', join(dir, 'prometheus.yml')]);
+      expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('has no default database or Redis password: compose refuses to start without them', () => {
