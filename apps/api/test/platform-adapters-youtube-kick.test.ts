@@ -2,6 +2,7 @@
 // PKCE, who the account is, live, offline and viewers, token refresh, YouTube's quota (counted, spaced,
 // exhausted without ending anything) and Kick's webhooks (refused unless signed with Kick's key).
 import { randomUUID } from 'node:crypto';
+import { SERVER_MESSAGES } from '@strm/shared';
 import { FakeKick, FakeYouTube } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
@@ -187,27 +188,47 @@ describe('YouTube adapter', () => {
     fresh.stop();
   });
 
-  it('quota exhausted: a clear refusal at start, and watched streams keep their state (not ended)', async () => {
-    const q = make({ metrics: createMetrics() });
+  it('quota exhausted: a clear refusal at start; watched streams read unknown and end by the fail-closed rule', async () => {
+    const q = make({ metrics: createMetrics(), maxFailedPolls: 3 });
     const account = await verified('quotatuber');
     fake.setLive('quotatuber', true, 50);
     expect(await q.liveStatus(account)).toEqual({ live: true, viewers: 50 });
     const changes: LiveStatus[] = [];
     q.watch(account, (s) => changes.push(s));
     fake.exhaustQuota();
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 2; i++) {
       await new Promise((r) => setTimeout(r, 5));
       await q.pollNow();
     }
+    // Before the bound, nothing ends; at it, the stream nobody can confirm ends (it may still be live).
     expect(changes).toEqual([]);
+    await q.pollNow();
+    expect(changes).toEqual([{ live: false, viewers: 0, unconfirmed: true }]);
     expect(q.quotaExhausted).toBe(true);
     const err = await failure(q.liveStatus(account));
-    expect([err.kind, err.message]).toEqual([
-      'rate-limited',
-      "YouTube's daily API quota for this server is used up, so whether you are live cannot be checked now. Live sessions go on; new ones can start when the quota resets (midnight Pacific time).",
-    ]);
+    expect([err.kind, err.message]).toEqual(['rate-limited', SERVER_MESSAGES.youtubeQuotaExhausted]);
     fake.resetQuota();
     q.stop();
+  });
+
+  it('the quota burner: one wallet asking its room state over and over spends at most its own budget; another streamer still starts', async () => {
+    const b = make({ walletDailyUnits: 10, roomStateMaxAgeMs: 0 });
+    const burner = await verified('burnertuber');
+    const other = await verified('patienttuber');
+    fake.setLive('patienttuber', true, 8);
+    const before = fake.calls('liveBroadcasts') + fake.calls('videos');
+    for (let i = 0; i < 200; i++) expect(await b.roomStatus(burner)).toEqual({ live: false, viewers: 0 });
+    expect(fake.calls('liveBroadcasts') + fake.calls('videos') - before).toBeLessThanOrEqual(10);
+    // Its own start is refused with the reason; another wallet's is not.
+    const err = await failure(b.liveStatus(burner));
+    expect(err.message).toBe(SERVER_MESSAGES.youtubeWalletBudgetSpent);
+    expect(await b.liveStatus(other)).toEqual({ live: true, viewers: 8 });
+    // A watched (live) account's room state is the poller's: no call at all.
+    b.watch(other, () => {});
+    const watchedBefore = fake.calls('liveBroadcasts') + fake.calls('videos');
+    for (let i = 0; i < 50; i++) expect(await b.roomStatus(other)).toEqual({ live: true, viewers: 8 });
+    expect(fake.calls('liveBroadcasts') + fake.calls('videos')).toBe(watchedBefore);
+    b.stop();
   });
 
   it('keeps refresh tokens sealed: another secret cannot open them', () => {

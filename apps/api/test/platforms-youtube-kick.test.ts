@@ -2,7 +2,7 @@
 // (the state this wallet started, PKCE, the account's one owner), then live detection in the engine (a real
 // server: Socket.IO, PostgreSQL, the local chain) against the fake YouTube and the fake Kick: refused while
 // offline with <platform>:not-live, mining while live, ended when the stream ends; YouTube's quota exhausted
-// ends nothing; Kick's signed webhook ends a session, a forged one is refused.
+// ends live sessions by the fail-closed rule and one wallet cannot spend it for the others; Kick's signed webhook ends a session, a forged one is refused.
 import { SERVER_MESSAGES } from '@strm/shared';
 import { FakeKick, FakeYouTube, freePort } from '@strm/testing';
 import request from 'supertest';
@@ -42,6 +42,8 @@ beforeAll(async () => {
       YOUTUBE_POLL_INTERVAL_MS: String(POLL_MS),
       KICK_POLL_INTERVAL_MS: String(POLL_MS),
       KICK_WEBHOOKS: 'on',
+      // A wallet here joins, starts and maybe starts again: 3 lookups (the quota burner spends it all).
+      YOUTUBE_WALLET_DAILY_UNITS: '6',
       PLATFORM_HTTP_TIMEOUT_MS: '1000',
       // Many wallets from one address in this file.
       RATE_LIMIT_PER_MINUTE: '10000',
@@ -273,17 +275,43 @@ describe.each([
   });
 });
 
+describe('the YouTube quota burner', () => {
+  it("one wallet sending join-room {platform:'youtube'} over and over costs at most its own budget; another streamer starts meanwhile", async () => {
+    const burner = await streamer('youtube', 'burner_tuber');
+    const other = await streamer('youtube', 'other_tuber');
+    const calls = () => youtube.calls('liveBroadcasts') + youtube.calls('videos');
+    const before = calls();
+    // As many as the socket's event limit lets one connection send.
+    for (let i = 0; i < 20; i++) {
+      const joined = await socketRequest(
+        burner.socket,
+        'join-room',
+        { platform: 'youtube', walletId: burner.wallet },
+        ['joined-room', 'room-error', 'error'],
+      );
+      expect([i, joined]).toMatchObject([i, { event: 'joined-room' }]);
+    }
+    // Its own budget (YOUTUBE_WALLET_DAILY_UNITS, 6 here) at most; what a join reads is kept for a minute.
+    expect(calls() - before).toBeLessThanOrEqual(6);
+    youtube.setLive('other_tuber', true, 3);
+    expect((await start(other)).event).toBe('stream-started');
+    // (Before the quota test below: Google's quotaExceeded keeps this server from asking for 15 minutes.)
+    burner.socket.close();
+    other.socket.close();
+  });
+});
+
 describe('YouTube quota', () => {
-  it('exhausted: live sessions go on, new starts are refused with a clear message, units are in /metrics', async () => {
+  it('exhausted: live sessions read unknown and end by the fail-closed rule, new starts are refused with a clear message, units are in /metrics', async () => {
     const live = await streamer('youtube', 'quota_live');
     const late = await streamer('youtube', 'quota_late');
     youtube.setLive('quota_live', true, 5);
     expect((await start(live)).event).toBe('stream-started');
+    const stopped = next(live.socket, 'stream-stopped', POLL_MS * 20);
     youtube.exhaustQuota();
-    const before = youtube.requests.length;
-    await waitFor(() => youtube.requests.length > before, 5000);
-    await new Promise((r) => setTimeout(r, POLL_MS * 4));
-    expect(server.app.services.engine.isLive(live.wallet)).toBe(true);
+    // The stream may still be live, but nobody can confirm it: it earns nothing past PLATFORM_MAX_FAILED_POLLS.
+    expect(await stopped).toMatchObject({ reason: 'not-live' });
+    expect(server.app.services.engine.isLive(live.wallet)).toBe(false);
     youtube.setLive('quota_late', true, 5);
     const refused = await start(late);
     expect(refused).toEqual({

@@ -92,7 +92,9 @@ export const SERVER_MESSAGES = {
   youtubeVerifiedByAuthorizing: 'YouTube accounts are verified by connecting with YouTube',
   kickVerifiedByAuthorizing: 'Kick accounts are verified by connecting with Kick',
   youtubeQuotaExhausted:
-    "YouTube's daily API quota for this server is used up, so whether you are live cannot be checked now. Live sessions go on; new ones can start when the quota resets (midnight Pacific time).",
+    "YouTube's daily API quota for this server is used up, so whether you are live cannot be checked now. Live sessions end; new ones can start when the quota resets (midnight Pacific time).",
+  youtubeWalletBudgetSpent:
+    'You have asked YouTube whether you are live too often today. Try again after midnight Pacific time.',
   // Access and abuse limits (REST 403/429 bodies, socket connect_error data and error events).
   betaAccessRequired: 'This wallet does not have beta access',
   accessRevoked: 'Your beta access has been revoked',

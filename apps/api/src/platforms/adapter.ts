@@ -33,6 +33,11 @@ export interface PlatformAdapter {
    * the returned function is called. A live session ends when `live` turns false.
    */
   watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void;
+  /**
+   * For join-room, where the platform's quota must not be spent per request: what was last read, asking
+   * only within the wallet's budget (YouTube). Without it, join-room asks `liveStatus`.
+   */
+  roomStatus?(account: PlatformAccountRef): Promise<LiveStatus>;
 }
 
 export type PlatformAdapters = ReadonlyMap<StreamPlatform, PlatformAdapter>;

@@ -18,6 +18,7 @@ export const oauthPlatformsEnv = {
   YOUTUBE_API_BASE_URL: httpUrl.default('https://www.googleapis.com'),
   YOUTUBE_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   YOUTUBE_DAILY_QUOTA: z.coerce.number().int().min(100).default(10_000),
+  YOUTUBE_WALLET_DAILY_UNITS: z.coerce.number().int().min(2).default(40),
   KICK_CLIENT_ID: optionalText,
   KICK_CLIENT_SECRET: optionalText,
   KICK_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
@@ -47,6 +48,7 @@ export function oauthPlatformsConfig(
       pollIntervalMs: env.YOUTUBE_POLL_INTERVAL_MS,
       maxFailedPolls: env.PLATFORM_MAX_FAILED_POLLS,
       dailyQuota: env.YOUTUBE_DAILY_QUOTA,
+      walletDailyUnits: env.YOUTUBE_WALLET_DAILY_UNITS,
     },
     kick: {
       clientId: env.KICK_CLIENT_ID,

@@ -132,6 +132,11 @@ export class LivePoller {
     }
   }
 
+  /** Whether an account is watched (a live session polls it). */
+  watching(key: string): boolean {
+    return this.watched.has(key);
+  }
+
   /** A change the platform pushed (a webhook): reported at once, as a poll would. */
   report(key: string, status: LiveStatus): void {
     const entry = this.watched.get(key);

@@ -8,8 +8,12 @@
 // - from then on every watched broadcast is polled with videos.list (50 ids a call, the API key), and the
 //   polls are spaced by how many are live so a day of polling fits the quota's share for it;
 // - the units spent are counted in /metrics (strm_youtube_quota_units_total), with the estimate per 1,000
-//   live streamers per day; when Google answers quotaExceeded, the platform could not be asked: sessions keep
-//   their last known state (they are not ended) and new ones are refused with a clear message until it resets.
+//   live streamers per day; when Google answers quotaExceeded, the platform could not be asked: live sessions
+//   read unknown and end by the poller's fail-closed rule, new ones are refused with a clear message until it
+//   resets (docs/platforms-youtube-kick.md#youtube-live);
+// - the quota belongs to the project, not to whoever asks: join-room is answered from what the poller or a
+//   recent lookup read, and what one wallet makes the server ask is bounded by its own daily budget
+//   (walletDailyUnits), so one wallet cannot spend the quota every other streamer needs.
 import { Counter, Gauge } from 'prom-client';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { z } from 'zod';
@@ -34,13 +38,29 @@ export const YOUTUBE_MESSAGES = {
   tokenInvalid: 'Your YouTube authorization has expired or was revoked. Please connect with YouTube again.',
   noChannel: 'This Google account has no YouTube channel. Create one, then connect with YouTube again.',
   quotaExhausted: SERVER_MESSAGES.youtubeQuotaExhausted,
+  walletBudgetSpent: SERVER_MESSAGES.youtubeWalletBudgetSpent,
 } as const;
+
+/** Units a lookup for one account costs at most before it knows (liveBroadcasts.list, videos.list). */
+const LOOKUP_UNITS = 2;
 
 /** Google answered quotaExceeded: the platform cannot be asked (not: the stream is offline). */
 export class YouTubeQuotaExhausted extends PlatformError {
-  constructor() {
-    super('rate-limited', YOUTUBE_MESSAGES.quotaExhausted);
+  constructor(message: string = YOUTUBE_MESSAGES.quotaExhausted) {
+    super('rate-limited', message);
   }
+}
+
+/** One wallet spent its own daily share of lookups (the project's quota is left for the others). */
+export class YouTubeWalletBudgetSpent extends YouTubeQuotaExhausted {
+  constructor() {
+    super(YOUTUBE_MESSAGES.walletBudgetSpent);
+  }
+}
+
+/** The Data API's quota resets at midnight Pacific time: the day a unit is counted in. */
+export function pacificDay(ms: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date(ms));
 }
 
 export interface YouTubeOptions extends PollOptions {
@@ -60,6 +80,13 @@ export interface YouTubeOptions extends PollOptions {
   dailyQuota: number;
   /** After a quotaExceeded answer, how long before asking again (default 15 minutes). */
   quotaRetryMs?: number;
+  /**
+   * Data API units the lookups one wallet causes (join-room, start-stream) may spend in a Pacific day
+   * (default 40: twenty lookups); the poller's own calls are not counted against it.
+   */
+  walletDailyUnits?: number;
+  /** How long what was read about an account answers join-room without asking again (default 60 s). */
+  roomStateMaxAgeMs?: number;
 }
 
 /** Where the adapter reads a verified streamer's refresh token (decrypted), by wallet. */
@@ -113,6 +140,8 @@ export interface YouTubeChannel {
 interface Watched {
   videoId: string | null;
   last: LiveStatus | null;
+  /** When `last` was read (a poll or a lookup). */
+  atMs: number;
 }
 
 export class YouTubePlatform extends PolledPlatform {
@@ -122,6 +151,9 @@ export class YouTubePlatform extends PolledPlatform {
   /** Access tokens from the streamers' refresh tokens, by account key. */
   private readonly userTokens = new Map<string, CachedToken>();
   private quotaExhaustedUntilMs = 0;
+  /** Units spent on lookups each wallet caused, in the Pacific day `walletDay` (cleared when it turns). */
+  private readonly walletUnits = new Map<string, number>();
+  private walletDay = '';
   private lastRoundAtMs = 0;
   private readonly units: Counter<'method'> | undefined;
   private readonly exhausted: Gauge | undefined;
@@ -202,8 +234,9 @@ export class YouTubePlatform extends PolledPlatform {
   /** At a start (and a dashboard's join): the live broadcast found now, its viewers from videos.list. */
   async liveStatus(account: PlatformAccountRef): Promise<LiveStatus> {
     if (this.quotaExhausted) throw new YouTubeQuotaExhausted();
+    this.charge(account.wallet, LOOKUP_UNITS, true);
     const key = keyOf(account);
-    const entry = this.known.get(key) ?? { videoId: null, last: null };
+    const entry = this.known.get(key) ?? { videoId: null, last: null, atMs: 0 };
     this.known.set(key, entry);
     entry.videoId ??= await this.findLiveVideo(account);
     let status: LiveStatus = { live: false, viewers: 0 };
@@ -211,13 +244,50 @@ export class YouTubePlatform extends PolledPlatform {
       const videos = await this.videos([entry.videoId]);
       status = videos.get(entry.videoId) ?? status;
       if (!status.live) {
-        // That broadcast ended: a new one may be live now.
+        // That broadcast ended: a new one may be live now (charged, not refused: the lookup has begun).
+        this.charge(account.wallet, LOOKUP_UNITS, false);
         entry.videoId = await this.findLiveVideo(account);
         if (entry.videoId) status = (await this.videos([entry.videoId])).get(entry.videoId) ?? status;
       }
     }
     entry.last = status;
+    entry.atMs = Date.now();
     return { live: status.live, viewers: status.viewers };
+  }
+
+  /**
+   * join-room: what the poller (for a live session) or a lookup less than roomStateMaxAgeMs ago read, else
+   * one lookup charged to the wallet's budget; with the budget or the quota spent, offline (the dashboard's
+   * view only: a start asks again, and is refused with the reason).
+   */
+  async roomStatus(account: PlatformAccountRef): Promise<LiveStatus> {
+    const entry = this.known.get(keyOf(account));
+    const maxAgeMs = this.options.roomStateMaxAgeMs ?? 60_000;
+    if (entry?.last && (this.poller.watching(keyOf(account)) || Date.now() - entry.atMs < maxAgeMs)) {
+      return { live: entry.last.live, viewers: entry.last.viewers };
+    }
+    if (this.quotaExhausted || !this.canCharge(account.wallet, LOOKUP_UNITS)) {
+      return { live: false, viewers: 0 };
+    }
+    return this.liveStatus(account);
+  }
+
+  private canCharge(wallet: string, units: number): boolean {
+    const today = pacificDay(Date.now());
+    if (today !== this.walletDay) {
+      this.walletDay = today;
+      this.walletUnits.clear();
+    }
+    return (this.walletUnits.get(wallet) ?? 0) + units <= (this.options.walletDailyUnits ?? 40);
+  }
+
+  /** Counts units against the wallet's day; `check` refuses first when they would exceed its budget. */
+  private charge(wallet: string, units: number, check: boolean): void {
+    if (!this.canCharge(wallet, units) && check) {
+      this.logger.warn({ wallet }, 'A wallet spent its daily share of YouTube lookups; refused');
+      throw new YouTubeWalletBudgetSpent();
+    }
+    this.walletUnits.set(wallet, (this.walletUnits.get(wallet) ?? 0) + units);
   }
 
   protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
@@ -232,11 +302,13 @@ export class YouTubePlatform extends PolledPlatform {
       return result;
     };
     this.forgetUnwatched(accounts);
-    if (this.quotaExhausted) return held();
+    // The quota is gone: nothing can be read, so every watched stream is unknown this round and ends by the
+    // poller's fail-closed rule, never mining on what nobody can confirm (docs/platforms.md#live-detection).
+    if (this.quotaExhausted) return result;
     this.exhausted?.set(0);
     const entries = accounts.map((a) => {
       const key = keyOf(a);
-      const entry = this.known.get(key) ?? { videoId: null, last: null };
+      const entry = this.known.get(key) ?? { videoId: null, last: null, atMs: 0 };
       this.known.set(key, entry);
       return { account: a, key, entry };
     });
@@ -259,6 +331,7 @@ export class YouTubePlatform extends PolledPlatform {
           e.entry.videoId = await this.findLiveVideo(e.account);
           if (!e.entry.videoId) {
             e.entry.last = { live: false, viewers: 0 };
+            e.entry.atMs = now;
             result.set(e.key, e.entry.last);
           }
         } catch (err) {
@@ -273,10 +346,11 @@ export class YouTubePlatform extends PolledPlatform {
         const status = videos.get(e.entry.videoId) ?? { live: false, viewers: 0 };
         if (!status.live) e.entry.videoId = null;
         e.entry.last = status;
+        e.entry.atMs = now;
         result.set(e.key, status);
       }
     } catch (err) {
-      if (err instanceof YouTubeQuotaExhausted) return held();
+      if (err instanceof YouTubeQuotaExhausted) return new Map();
       throw err;
     }
     return result;
@@ -401,7 +475,7 @@ export class YouTubePlatform extends PolledPlatform {
       this.exhausted?.set(1);
       this.logger.error(
         { reasons, dailyQuota: this.options.dailyQuota },
-        'YouTube Data API quota exhausted: live sessions keep their state, new ones are refused until it resets',
+        'YouTube Data API quota exhausted: live sessions read unknown (fail closed), new ones are refused until it resets',
       );
       throw new YouTubeQuotaExhausted();
     }

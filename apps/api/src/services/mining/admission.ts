@@ -32,7 +32,7 @@ async function verifiedAccount(
 /** join-room: the wallet's verified account on the platform and its live state now. */
 export async function room(ctx: EngineContext, wallet: string, platform: StreamPlatform) {
   const account = await verifiedAccount(ctx, wallet, platform);
-  const status = await liveStatus(ctx, platform, account);
+  const status = await liveStatus(ctx, platform, account, true);
   return {
     platform,
     room: platformRoom(platform, account.username),
@@ -46,9 +46,13 @@ async function liveStatus(
   ctx: EngineContext,
   platform: StreamPlatform,
   account: PlatformAccountRef,
+  forRoom = false,
 ): Promise<LiveStatus> {
   try {
-    return await ctx.adapter(platform).liveStatus(account);
+    const adapter = ctx.adapter(platform);
+    // join-room reads what is known when the adapter keeps it (YouTube's quota: docs/platforms-youtube-kick.md#youtube-live).
+    if (forRoom && adapter.roomStatus) return await adapter.roomStatus(account);
+    return await adapter.liveStatus(account);
   } catch (err) {
     if (err instanceof DomainError) throw err;
     // YouTube's quota, an authorization to renew: the platform's own message (issue 40).
