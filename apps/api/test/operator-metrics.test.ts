@@ -10,7 +10,7 @@ import { createRpc } from '../src/chain/rpc.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
-import { API_INSTANCE } from '../src/observability/operator.ts';
+import { API_INSTANCE, SettledClaims } from '../src/observability/operator.ts';
 import { platformFetch } from '../src/platforms/fetch.ts';
 import {
   connect,
@@ -127,6 +127,57 @@ describe('/metrics for the operator', () => {
       return (after.get(key) ?? 0) - (before.get(key) ?? 0);
     };
     expect([grew('rate_limited'), grew('ok'), grew('error'), grew('unreachable')]).toEqual([1, 1, 1, 1]);
+  });
+
+  it('counts each settled claim once, however many reads see it, the ones settling later included', async () => {
+    const db = await createTestDatabase();
+    const prisma = createPrisma(db.url);
+    try {
+      const wallet = 'SettledClaimsTestWallet1111111111111111111';
+      await prisma.streamer.create({ data: { wallet } });
+      let n = 0;
+      const claim = (
+        status: 'reserved' | 'confirmed' | 'failed',
+        secondsToSettle: number,
+        error?: string,
+      ) => {
+        const createdAt = new Date(Date.now() - 600_000);
+        return prisma.rewardClaim.create({
+          data: {
+            wallet,
+            requestSignature: `settled-${n++}`,
+            amountUnits: 1n,
+            status,
+            error,
+            createdAt,
+            settledAt: status === 'reserved' ? null : new Date(createdAt.getTime() + secondsToSettle * 1000),
+          },
+        });
+      };
+      const settled = new SettledClaims(prisma);
+      await claim('confirmed', 3);
+      await settled.read();
+      expect(settled.latency()).toMatchObject({ count: 1, sum: 3 });
+      const inFlight = await claim('reserved', 0);
+      await claim('confirmed', 45);
+      await settled.read();
+      await settled.read();
+      expect(settled.latency()).toMatchObject({ count: 2, sum: 48 });
+      await prisma.rewardClaim.update({
+        where: { id: inFlight.id },
+        data: { status: 'confirmed', settledAt: new Date(inFlight.createdAt.getTime() + 400_000) },
+      });
+      await claim('failed', 5, 'payout failed on chain');
+      await settled.read();
+      const latency = settled.latency();
+      expect(latency).toMatchObject({ count: 3, sum: 448 });
+      // le = 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800
+      expect(latency.buckets).toEqual([0, 0, 1, 1, 1, 2, 2, 2, 3, 3]);
+      expect([...settled.failures]).toEqual([['chain_error', 1]]);
+    } finally {
+      await prisma.$disconnect();
+      await db.drop();
+    }
   });
 
   it('answers the scrape with the chain away: the chain reported down, the treasury left out', async () => {

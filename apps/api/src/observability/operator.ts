@@ -114,7 +114,13 @@ export function registerOperatorMetrics(metrics: Metrics, sources: OperatorSourc
   );
 
   // ---- what is owed and how payouts fare, from the database every instance shares ----
-  const ledger = cachedRead(LEDGER_TTL_MS, () => readLedger(sources.prisma), logger, 'payout ledger');
+  const settled = new SettledClaims(sources.prisma);
+  const ledger = cachedRead(
+    LEDGER_TTL_MS,
+    () => readLedger(sources.prisma, settled),
+    logger,
+    'payout ledger',
+  );
   optionalGauge(
     metrics,
     'strm_pending_reward_units',
@@ -207,50 +213,115 @@ export function failureReason(status: string, error: string | null): string {
   return 'other';
 }
 
-async function readLedger(prisma: PrismaClient): Promise<Ledger> {
-  const bounds = PAYOUT_SECONDS_BUCKETS;
-  const [pending, unsettled, failed, latency] = await Promise.all([
+/**
+ * Settled claims never change again, so they are counted once: the whole table below a frontier at the first
+ * read (a few seconds at a million claims, in the background), then only the claims from the frontier on (by
+ * the primary key). The frontier stays at the oldest claim still in flight, and within a minute of the newest,
+ * so a reservation committed after a later one is never passed over; those at or above it already counted are
+ * remembered by id.
+ */
+export class SettledClaims {
+  private frontier: number | undefined;
+  private readonly counted = new Set<number>();
+  /** Confirmed claims by width_bucket of their seconds (bucket k: bounds[k-1] <= s < bounds[k]). */
+  private readonly perBucket = new Array<number>(PAYOUT_SECONDS_BUCKETS.length + 1).fill(0);
+  private sum = 0;
+  private count = 0;
+  readonly failures = new Map<string, number>();
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async read(): Promise<void> {
+    const prisma = this.prisma;
+    const bounds = PAYOUT_SECONDS_BUCKETS;
+    if (this.frontier === undefined) {
+      const [row] = await prisma.$queryRaw<Array<{ frontier: number }>>`
+        SELECT coalesce(
+          (SELECT min(id) FROM reward_claims
+            WHERE status IN ('reserved', 'sent')
+               OR created_at > (now() AT TIME ZONE 'UTC') - interval '60 seconds'),
+          (SELECT coalesce(max(id), 0) + 1 FROM reward_claims))::int AS frontier`;
+      const frontier = row!.frontier;
+      const [latency, failed] = await Promise.all([
+        prisma.$queryRaw<Array<{ bucket: number; n: bigint; seconds: number }>>`
+          WITH c AS (
+            SELECT greatest(0, extract(epoch FROM settled_at - created_at))::float8 AS s
+              FROM reward_claims WHERE id < ${frontier} AND status = 'confirmed' AND settled_at IS NOT NULL)
+          SELECT width_bucket(s, ${bounds}::float8[]) AS bucket, count(*) AS n, sum(s)::float8 AS seconds
+            FROM c GROUP BY 1`,
+        prisma.$queryRaw<Array<{ status: string; error: string | null; n: bigint }>>`
+          SELECT status::text AS status, error, count(*) AS n FROM reward_claims
+           WHERE id < ${frontier} AND status IN ('failed', 'expired') GROUP BY 1, 2`,
+      ]);
+      for (const r of latency) {
+        this.perBucket[r.bucket]! += Number(r.n);
+        this.sum += r.seconds;
+        this.count += Number(r.n);
+      }
+      for (const r of failed) this.fail(r.status, r.error, Number(r.n));
+      this.frontier = frontier;
+    }
+    const rows = await prisma.$queryRaw<
+      Array<{ id: number; status: string; error: string | null; seconds: number | null; recent: boolean }>
+    >`
+      SELECT id, status::text AS status, error,
+             greatest(0, extract(epoch FROM settled_at - created_at))::float8 AS seconds,
+             created_at > (now() AT TIME ZONE 'UTC') - interval '60 seconds' AS recent
+        FROM reward_claims WHERE id >= ${this.frontier} ORDER BY id`;
+    let next: number | undefined;
+    for (const r of rows) {
+      const final = r.status !== 'reserved' && r.status !== 'sent';
+      if (!final || r.recent) next ??= r.id;
+      if (!final || this.counted.has(r.id)) continue;
+      this.counted.add(r.id);
+      if (r.status === 'confirmed' && r.seconds !== null) {
+        this.perBucket[bucketOf(r.seconds)]! += 1;
+        this.sum += r.seconds;
+        this.count += 1;
+      } else if (r.status !== 'confirmed') this.fail(r.status, r.error, 1);
+    }
+    this.frontier = next ?? (rows.length ? rows[rows.length - 1]!.id + 1 : this.frontier);
+    for (const id of this.counted) if (id < this.frontier) this.counted.delete(id);
+  }
+
+  private fail(status: string, error: string | null, n: number) {
+    const reason = failureReason(status, error);
+    this.failures.set(reason, (this.failures.get(reason) ?? 0) + n);
+  }
+
+  /** Cumulative counts at or below each bound, their sum and count. */
+  latency(): Ledger['latency'] {
+    const buckets: number[] = [];
+    let running = 0;
+    for (let i = 0; i < PAYOUT_SECONDS_BUCKETS.length; i++) {
+      running += this.perBucket[i]!;
+      buckets.push(running);
+    }
+    return { buckets, sum: this.sum, count: this.count };
+  }
+}
+
+/** width_bucket's answer for one value: how many bounds are at or below it. */
+function bucketOf(seconds: number): number {
+  let k = 0;
+  while (k < PAYOUT_SECONDS_BUCKETS.length && PAYOUT_SECONDS_BUCKETS[k]! <= seconds) k++;
+  return k;
+}
+
+async function readLedger(prisma: PrismaClient, settled: SettledClaims): Promise<Ledger> {
+  const [pending, unsettled] = await Promise.all([
     prisma.$queryRaw<Array<{ units: bigint | null }>>`
       SELECT sum(pending_reward_units) AS units FROM streamers`,
     prisma.$queryRaw<Array<{ seconds: number | null }>>`
       SELECT extract(epoch FROM (now() AT TIME ZONE 'UTC') - min(created_at))::float8 AS seconds
         FROM reward_claims WHERE status IN ('reserved', 'sent')`,
-    prisma.$queryRaw<Array<{ status: string; error: string | null; n: bigint }>>`
-      SELECT status::text AS status, error, count(*) AS n FROM reward_claims
-       WHERE status IN ('failed', 'expired') GROUP BY 1, 2`,
-    // One pass: each confirmed claim's bucket (width_bucket: the number of bounds at or below it).
-    prisma.$queryRaw<Array<{ bucket: number; n: bigint; seconds: number }>>`
-      WITH c AS (
-        SELECT greatest(0, extract(epoch FROM settled_at - created_at))::float8 AS s
-          FROM reward_claims WHERE status = 'confirmed' AND settled_at IS NOT NULL)
-      SELECT width_bucket(s, ${bounds}::float8[]) AS bucket, count(*) AS n, sum(s)::float8 AS seconds
-        FROM c GROUP BY 1`,
+    settled.read(),
   ]);
-  const failures = new Map<string, number>();
-  for (const row of failed) {
-    const reason = failureReason(row.status, row.error);
-    failures.set(reason, (failures.get(reason) ?? 0) + Number(row.n));
-  }
-  // Bucket k holds bounds[k-1] <= s < bounds[k]; a bound's cumulative count is that of the buckets up to it.
-  const perBucket = new Array<number>(bounds.length + 1).fill(0);
-  let sum = 0;
-  let count = 0;
-  for (const row of latency) {
-    perBucket[row.bucket] = Number(row.n);
-    sum += row.seconds;
-    count += Number(row.n);
-  }
-  const buckets: number[] = [];
-  let running = 0;
-  for (let i = 0; i < bounds.length; i++) {
-    running += perBucket[i]!;
-    buckets.push(running);
-  }
   return {
     pendingUnits: Number(pending[0]?.units ?? 0),
     oldestUnsettledSeconds: Math.max(0, unsettled[0]?.seconds ?? 0),
-    failures,
-    latency: { buckets, sum, count },
+    failures: new Map(settled.failures),
+    latency: settled.latency(),
   };
 }
 
