@@ -6,6 +6,10 @@
 // - GET /public/v1/channels (Bearer): the token's own channel without parameters, else by
 //   broadcaster_user_id or slug (at most 50): slug, stream.is_live, stream.viewer_count;
 // - GET /public/v1/public-key: the PEM of the key webhooks are signed with (a test RSA key made here);
+// - GET /public/v1/events/subscriptions (?broadcaster_user_id=…): the app's subscriptions;
+//   DELETE /public/v1/events/subscriptions?id=…: removes them (204). A repeated POST makes a duplicate, as
+//   Kick's does (KickDevDocs issue 246), and `dropSubscriptions` removes them as Kick does after a day of
+//   failed deliveries;
 // - POST /public/v1/events/subscriptions: livestream.status.updated, delivered when the channel's stream starts
 //   or ends to `webhookUrl` (the app's webhook URL, set in its settings on Kick) with Kick-Event-* headers and
 //   Kick-Event-Signature = base64(RSA PKCS#1 v1.5 SHA-256 of `${messageId}.${timestamp}.${body}`).
@@ -31,6 +35,8 @@ export interface KickMisbehaviour {
   wrongIsLiveAbove?: number;
   /** Slugs left out of every channels answer while set (as an unknown slug: 200 with the others only). */
   missing?: Set<string>;
+  /** POST /events/subscriptions answers 200 with this `error` on each event instead of a subscription. */
+  subscriptionError?: string;
 }
 
 const unauthorized: Answer = { status: 401, body: { data: {}, message: 'Unauthorized' } };
@@ -179,6 +185,8 @@ export class FakeKick extends FakeHttpServer {
         body: { data: { public_key: this.publicKeyPem }, message: 'OK' },
       }),
       'POST /public/v1/events/subscriptions': (req, _url, body) => this.subscribe(req, body),
+      'GET /public/v1/events/subscriptions': (req, url) => this.listSubscriptions(req, url),
+      'DELETE /public/v1/events/subscriptions': (req, url) => this.deleteSubscriptions(req, url),
       'POST /_fake/authorize-as': (_req, _url, body) => ({
         status: 200,
         body: this.authorizeAs(String(JSON.parse(body).slug)),
@@ -272,6 +280,40 @@ export class FakeKick extends FakeHttpServer {
     return { status: 200, body: { data, message: 'OK' } };
   }
 
+  /** Kick's auto-unsubscribe (a day of failed deliveries): the broadcaster's subscriptions are gone. */
+  dropSubscriptions(broadcasterId: number): void {
+    for (let i = this.subscriptions.length - 1; i >= 0; i--) {
+      if (this.subscriptions[i]!.broadcasterId === broadcasterId) this.subscriptions.splice(i, 1);
+    }
+  }
+
+  private listSubscriptions(req: IncomingMessage, url: URL): Answer {
+    if (!this.oauth.bearer(req.headers.authorization)) return unauthorized;
+    const broadcaster = url.searchParams.get('broadcaster_user_id');
+    const data = this.subscriptions
+      .filter((sub) => !broadcaster || String(sub.broadcasterId) === broadcaster)
+      .map((sub) => ({
+        id: sub.id,
+        app_id: this.clientId,
+        broadcaster_user_id: sub.broadcasterId,
+        event: sub.event,
+        version: 1,
+        method: 'webhook',
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      }));
+    return { status: 200, body: { data, message: 'OK' } };
+  }
+
+  private deleteSubscriptions(req: IncomingMessage, url: URL): Answer {
+    if (!this.oauth.bearer(req.headers.authorization)) return unauthorized;
+    const ids = url.searchParams.getAll('id');
+    for (let i = this.subscriptions.length - 1; i >= 0; i--) {
+      if (ids.includes(this.subscriptions[i]!.id)) this.subscriptions.splice(i, 1);
+    }
+    return { status: 204 };
+  }
+
   private subscribe(req: IncomingMessage, body: string): Answer {
     if (!this.oauth.bearer(req.headers.authorization)) return unauthorized;
     const request = JSON.parse(body) as {
@@ -281,6 +323,16 @@ export class FakeKick extends FakeHttpServer {
     };
     if (request.method !== 'webhook' || !request.broadcaster_user_id) {
       return { status: 400, body: { data: {}, message: 'Bad Request' } };
+    }
+    const error = this.misbehave.subscriptionError;
+    if (error) {
+      return {
+        status: 200,
+        body: {
+          data: request.events.map((e) => ({ name: e.name, version: e.version, error })),
+          message: 'OK',
+        },
+      };
     }
     const data = request.events.map((e) => {
       const sub = { id: randomUUID(), broadcasterId: request.broadcaster_user_id!, event: e.name };

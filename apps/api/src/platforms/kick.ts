@@ -79,6 +79,17 @@ const channelsSchema = z.object({
   ),
 });
 const publicKeySchema = z.object({ data: z.object({ public_key: z.string().min(1) }) });
+const subscriptionsSchema = z.object({
+  data: z.array(z.object({ id: z.string(), broadcaster_user_id: z.coerce.string(), event: z.string() })),
+});
+const subscribedSchema = z.object({
+  data: z.array(
+    z.object({ name: z.string(), subscription_id: z.string().optional(), error: z.string().optional() }),
+  ),
+});
+const STATUS_EVENT = 'livestream.status.updated';
+/** Every this many polls, Kick's list of subscriptions is read to re-make those Kick dropped. */
+const SUBSCRIPTION_CHECK_ROUNDS = 10;
 const statusEventSchema = z.object({
   broadcaster: z.object({ user_id: z.coerce.string(), channel_slug: z.string().optional() }),
   is_live: z.boolean(),
@@ -87,7 +98,13 @@ const statusEventSchema = z.object({
 export class KickPlatform extends PolledPlatform {
   readonly platform = 'kick' as const;
   private readonly appToken: CachedToken;
-  private readonly subscribed = new Set<string>();
+  /** Per broadcaster: the ids of its livestream.status.updated subscriptions at Kick (Kick's list is the truth). */
+  private readonly subscribed = new Map<string, string[]>();
+  /** Per broadcaster: the subscription being checked or made (one at a time). */
+  private readonly subscribing = new Map<string, Promise<void>>();
+  /** Deletions in flight (awaited by `subscriptionsSettled`). */
+  private readonly unsubscribing = new Set<Promise<void>>();
+  private rounds = 0;
   private publicKey: { key: KeyObject; fetchedAtMs: number } | null = null;
   /** The key's fetch in flight: every webhook waiting for a key waits for this one request. */
   private keyFetch: Promise<KeyObject> | null = null;
@@ -162,17 +179,33 @@ export class KickPlatform extends PolledPlatform {
   }
 
   override watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
-    if (this.options.webhooks && account.externalId) {
+    const broadcaster = this.options.webhooks ? account.externalId : null;
+    if (broadcaster) {
       // subscribe() logs its own failures; this catch is for what it could not foresee.
-      this.subscribe(account.externalId).catch((err: unknown) =>
+      this.subscribe(broadcaster).catch((err: unknown) =>
         this.logger.warn({ err }, 'Kick event subscription failed; polling continues'),
       );
     }
-    return super.watch(account, onChange);
+    const unwatch = super.watch(account, onChange);
+    return () => {
+      unwatch();
+      // A subscription no session needs is deleted (a verified app has a subscription limit).
+      if (broadcaster && !this.poller.watching(keyOf(account))) {
+        const done = this.unsubscribe(broadcaster)
+          .catch((err: unknown) => this.logger.warn({ err }, 'Kick event unsubscription failed'))
+          .finally(() => this.unsubscribing.delete(done));
+        this.unsubscribing.add(done);
+      }
+    };
   }
 
   /** GET /public/v1/channels by broadcaster_user_id (KICK_CHANNELS_PAGE a request), else by slug. */
   protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
+    if (this.options.webhooks && ++this.rounds % SUBSCRIPTION_CHECK_ROUNDS === 0) {
+      this.checkSubscriptions(accounts).catch((err: unknown) =>
+        this.logger.warn({ err }, 'Kick subscriptions could not be checked'),
+      );
+    }
     const result = new Map<string, LiveStatus>();
     const byId = accounts.filter((a) => a.externalId);
     const bySlug = accounts.filter((a) => !a.externalId);
@@ -297,12 +330,32 @@ export class KickPlatform extends PolledPlatform {
     return key;
   }
 
-  /** Asks Kick to send livestream.status.updated for the broadcaster (once per process). */
-  private async subscribe(broadcasterId: string): Promise<void> {
-    if (this.subscribed.has(broadcasterId)) return;
-    this.subscribed.add(broadcasterId);
+  /**
+   * Asks Kick to send livestream.status.updated for the broadcaster, unless Kick lists one already (another
+   * instance, or an earlier run, made it): a repeated POST would make a duplicate. Kick's answer carries an
+   * `error` per event, read as a refusal (docs/platforms-youtube-kick.md#kick).
+   */
+  private subscribe(broadcasterId: string): Promise<void> {
+    if (this.subscribed.has(broadcasterId)) return Promise.resolve();
+    let pending = this.subscribing.get(broadcasterId);
+    if (!pending) {
+      pending = this.makeSubscription(broadcasterId).finally(() => this.subscribing.delete(broadcasterId));
+      this.subscribing.set(broadcasterId, pending);
+    }
+    return pending;
+  }
+
+  private async makeSubscription(broadcasterId: string): Promise<void> {
     const url = `${this.options.apiBaseUrl}/public/v1/events/subscriptions`;
     try {
+      const listed = await this.listSubscriptions(broadcasterId);
+      const ids = listed.get(broadcasterId) ?? [];
+      if (ids.length) {
+        this.subscribed.set(broadcasterId, ids.slice(0, 1));
+        // Duplicates (made before this rule, or by a race) go: one delivery per event is enough.
+        if (ids.length > 1) await this.deleteSubscriptions(ids.slice(1));
+        return;
+      }
       const token = await this.appToken.get();
       const res = await platformFetch(
         LABEL,
@@ -312,7 +365,7 @@ export class KickPlatform extends PolledPlatform {
           headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({
             broadcaster_user_id: Number(broadcasterId),
-            events: [{ name: 'livestream.status.updated', version: 1 }],
+            events: [{ name: STATUS_EVENT, version: 1 }],
             method: 'webhook',
           }),
           timeoutMs: this.options.httpTimeoutMs,
@@ -320,15 +373,94 @@ export class KickPlatform extends PolledPlatform {
         this.logger,
       );
       if (res.status !== 200 && res.status !== 201) {
-        this.subscribed.delete(broadcasterId);
         this.logger.warn(
           { status: res.status, body: res.text.slice(0, 200) },
           'Kick event subscription refused',
         );
+        return;
       }
+      const parsed = subscribedSchema.safeParse(expectJson(LABEL, res, this.logger, url));
+      if (!parsed.success) throw malformed(LABEL, this.logger, url, parsed.error.issues[0]);
+      const made = parsed.data.data.find((e) => e.name === STATUS_EVENT);
+      if (!made?.subscription_id || made.error) {
+        this.logger.warn(
+          { broadcasterId, error: made?.error ?? 'no subscription id' },
+          'Kick refused the event subscription; polling continues',
+        );
+        return;
+      }
+      this.subscribed.set(broadcasterId, [made.subscription_id]);
     } catch (err) {
-      this.subscribed.delete(broadcasterId);
       this.logger.warn({ err, broadcasterId }, 'Kick event subscription failed; polling continues');
+    }
+  }
+
+  /** Resolves once every subscription being made or deleted here is (tests; a clean shutdown). */
+  async subscriptionsSettled(): Promise<void> {
+    while (this.subscribing.size || this.unsubscribing.size) {
+      await Promise.allSettled([...this.subscribing.values(), ...this.unsubscribing]);
+    }
+  }
+
+  /** Deletes the broadcaster's subscription once no session here watches it (after a subscribe in flight). */
+  private async unsubscribe(broadcasterId: string): Promise<void> {
+    await this.subscribing.get(broadcasterId);
+    if (this.poller.watching(`id:${broadcasterId}`)) return;
+    const ids = this.subscribed.get(broadcasterId);
+    this.subscribed.delete(broadcasterId);
+    if (ids?.length) await this.deleteSubscriptions(ids);
+  }
+
+  /**
+   * Kick's list against the broadcasters watched here: one Kick dropped (after a day of failed deliveries) is
+   * made again (docs/platforms-youtube-kick.md#kick). Run every SUBSCRIPTION_CHECK_ROUNDS polls.
+   */
+  async checkSubscriptions(accounts: PlatformAccountRef[]): Promise<void> {
+    const listed = await this.listSubscriptions();
+    for (const a of accounts) {
+      const id = a.externalId;
+      if (!id || this.subscribing.has(id)) continue;
+      const kept = this.subscribed.get(id);
+      if (kept?.some((sub) => listed.get(id)?.includes(sub))) continue;
+      this.subscribed.delete(id);
+      await this.subscribe(id);
+    }
+  }
+
+  /** GET /public/v1/events/subscriptions: livestream.status.updated subscription ids by broadcaster. */
+  private async listSubscriptions(broadcasterId?: string): Promise<Map<string, string[]>> {
+    const url = new URL(`${this.options.apiBaseUrl}/public/v1/events/subscriptions`);
+    if (broadcasterId) url.searchParams.set('broadcaster_user_id', broadcasterId);
+    const parsed = subscriptionsSchema.safeParse(await this.withAppToken(url.toString()));
+    if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
+    const result = new Map<string, string[]>();
+    for (const sub of parsed.data.data) {
+      if (sub.event !== STATUS_EVENT) continue;
+      result.set(sub.broadcaster_user_id, [...(result.get(sub.broadcaster_user_id) ?? []), sub.id]);
+    }
+    return result;
+  }
+
+  /** DELETE /public/v1/events/subscriptions?id=…. */
+  private async deleteSubscriptions(ids: string[]): Promise<void> {
+    const url = new URL(`${this.options.apiBaseUrl}/public/v1/events/subscriptions`);
+    for (const id of ids) url.searchParams.append('id', id);
+    const token = await this.appToken.get();
+    const res = await platformFetch(
+      LABEL,
+      url.toString(),
+      {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${token}` },
+        timeoutMs: this.options.httpTimeoutMs,
+      },
+      this.logger,
+    );
+    if (res.status !== 204 && res.status !== 200) {
+      this.logger.warn(
+        { status: res.status, body: res.text.slice(0, 200) },
+        'Kick kept subscriptions asked deleted',
+      );
     }
   }
 

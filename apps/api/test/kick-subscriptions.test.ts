@@ -1,0 +1,100 @@
+// Kick's event subscriptions kept as Kick's own list says (docs/platforms-youtube-kick.md#kick): listed before
+// one is made (a repeated POST makes a duplicate, and another instance may have made it), Kick's per-event
+// `error` read as a refusal, deleted when no session needs it, made again when Kick dropped it. Against the
+// fake Kick in those modes; each step awaited by what the adapter reports settled, not by time.
+import { FakeKick } from '@strm/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.ts';
+import { KickPlatform } from '../src/platforms/kick.ts';
+
+const logger = createLogger('silent');
+
+describe('Kick subscriptions', () => {
+  const fake = new FakeKick();
+  const instances: KickPlatform[] = [];
+  const make = () => {
+    const kick = new KickPlatform(
+      {
+        clientId: fake.clientId,
+        clientSecret: fake.clientSecret,
+        authBaseUrl: fake.url,
+        apiBaseUrl: fake.url,
+        redirectUri: 'http://127.0.0.1:3000/callback',
+        pollIntervalMs: 60_000,
+        httpTimeoutMs: 2000,
+        webhooks: true,
+      },
+      logger,
+    );
+    instances.push(kick);
+    return kick;
+  };
+  beforeAll(() => fake.start());
+  afterAll(async () => {
+    for (const k of instances) k.stop();
+    await fake.stop();
+  });
+  const account = (slug: string) => ({
+    wallet: slug,
+    username: slug,
+    externalId: String(fake.addUser(slug).id),
+  });
+  const subsOf = (slug: string) =>
+    fake.subscriptions.filter((s) => s.broadcasterId === fake.addUser(slug).id);
+
+  it('two instances watching one broadcaster share one subscription (listed before one is made)', async () => {
+    const a = make();
+    const b = make();
+    const unwatchA = a.watch(account('shared'), () => {});
+    await a.subscriptionsSettled();
+    const unwatchB = b.watch(account('shared'), () => {});
+    await b.subscriptionsSettled();
+    expect(subsOf('shared')).toHaveLength(1);
+    unwatchA();
+    unwatchB();
+    await Promise.all([a.subscriptionsSettled(), b.subscriptionsSettled()]);
+  });
+
+  it('duplicates already at Kick are trimmed to one', async () => {
+    const kick = make();
+    const id = Number(account('duplicated').externalId);
+    for (let i = 0; i < 3; i++)
+      fake.subscriptions.push({ id: `dup-${i}`, broadcasterId: id, event: 'livestream.status.updated' });
+    const unwatch = kick.watch(account('duplicated'), () => {});
+    await kick.subscriptionsSettled();
+    expect(subsOf('duplicated').map((s) => s.id)).toEqual(['dup-0']);
+    unwatch();
+    await kick.subscriptionsSettled();
+  });
+
+  it("an error in Kick's answer is not a subscription: the next watch asks again", async () => {
+    const kick = make();
+    fake.misbehave = { subscriptionError: 'subscription limit reached' };
+    let unwatch = kick.watch(account('refused'), () => {});
+    await kick.subscriptionsSettled();
+    expect(subsOf('refused')).toHaveLength(0);
+    fake.misbehave = {};
+    unwatch();
+    await kick.subscriptionsSettled();
+    unwatch = kick.watch(account('refused'), () => {});
+    await kick.subscriptionsSettled();
+    expect(subsOf('refused')).toHaveLength(1);
+    unwatch();
+    await kick.subscriptionsSettled();
+  });
+
+  it('deleted when no session needs it; made again when Kick dropped it', async () => {
+    const kick = make();
+    const watched = account('dropped');
+    const unwatch = kick.watch(watched, () => {});
+    await kick.subscriptionsSettled();
+    expect(subsOf('dropped')).toHaveLength(1);
+    // Kick's auto-unsubscribe after a day of failed deliveries: the periodic check makes it again.
+    fake.dropSubscriptions(Number(watched.externalId));
+    await kick.checkSubscriptions([watched]);
+    expect(subsOf('dropped')).toHaveLength(1);
+    unwatch();
+    await kick.subscriptionsSettled();
+    expect(subsOf('dropped')).toHaveLength(0);
+  });
+});
