@@ -181,5 +181,29 @@ describe('the Grafana dashboard', () => {
     expect(recorded).toBe(true);
     socket.disconnect();
     secondSocket.disconnect();
+
+    // The rules read the API's real series: every recording the alerts use has a value.
+    for (const record of [
+      'strm:treasury_token_units',
+      'strm:treasury_sol_lamports',
+      'strm:rewards_owed_units',
+      'strm:payouts_confirmed_units',
+      'strm:payout_failures:increase15m',
+      'strm:platform_requests:rate5m',
+    ]) {
+      expect(await query(record), record).not.toHaveLength(0);
+    }
+    // What is owed grows past the treasury: the alert is pending at once (it fires after 15 minutes).
+    const treasury = await value('strm:treasury_token_units');
+    await server.prisma.streamer.update({
+      where: { wallet: owed!.publicKey.toBase58() },
+      data: { pendingRewardUnits: BigInt(treasury) + 1n },
+    });
+    const pending = await until(
+      async () =>
+        (await query('ALERTS{alertname="StrmRewardsOwedExceedTreasury",alertstate="pending"}')).length > 0,
+      60_000,
+    );
+    expect(pending).toBe(true);
   }, 240_000);
 });

@@ -180,6 +180,35 @@ describe('/metrics for the operator', () => {
     }
   });
 
+  it('answers the scrape with the database away: the database reported down, its figures left out', async () => {
+    // Nothing listens on port 9: every query fails at once.
+    const prisma = createPrisma('postgresql://strm@127.0.0.1:9/strm');
+    try {
+      const app = createApp({
+        config: loadConfig({
+          NODE_ENV: 'test',
+          DATABASE_URL: 'postgresql://strm@127.0.0.1:9/strm',
+          JWT_SECRET: 'operator-metrics-secret-0123456789abcdef',
+        }),
+        prisma,
+        rpc: createRpc(chain.local.rpcUrl),
+        clock: wallClock,
+        logger: createLogger('silent'),
+        localChainInfo: chain.local.info,
+      });
+      const res = await request(app.app).get('/metrics');
+      expect(res.status).toBe(200);
+      const m = samples(res.text);
+      expect(m.get('strm_dependency_up{dependency="database"}')).toBe(0);
+      expect(m.get('strm_dependency_up{dependency="chain"}')).toBe(1);
+      expect(m.has('strm_pending_reward_units')).toBe(false);
+      expect(m.has('strm_payout_duration_seconds_count')).toBe(false);
+      expect(m.get('strm_treasury_token_units')).toBeGreaterThan(0);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
   it('answers the scrape with the chain away: the chain reported down, the treasury left out', async () => {
     const db = await createTestDatabase();
     const prisma = createPrisma(db.url);
