@@ -61,6 +61,8 @@ const AMOUNT = 250_000n;
 const RELEASE_SQL = 'SET pending_reward_units = s.pending_reward_units + c.amount_units';
 /** The statement that records a batch's payout on its claims (payout-batches.ts's markSent). */
 const MARK_SENT_SQL = "UPDATE reward_claims SET status = 'sent'";
+/** The reconciler's look for reservations never sent. */
+const STALE_SQL = "SELECT id FROM reward_claims WHERE status = 'reserved' AND created_at <";
 /** The statement that reads what a collect's first checks need. */
 const COLLECT_STATE_SQL = 'EXISTS (SELECT 1 FROM reward_claims c WHERE c.request_signature = r.signature)';
 
@@ -143,6 +145,27 @@ describe('the reconciler', () => {
       status: 'failed',
       error: 'never sent (server restarted)',
     });
+  });
+
+  it('runs on one instance at a time: a pass while another holds the lock settles nothing', async () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    // As a crash three minutes ago leaves it: the pending reward moved into a claim never sent.
+    await server.prisma.streamer.create({ data: { wallet, pendingRewardUnits: 0n } });
+    const claim = await server.prisma.rewardClaim.create({
+      data: { wallet, requestSignature: `crashed-${wallet}`, amountUnits: AMOUNT, status: 'reserved' },
+    });
+    await reservedAgo(claim.id, 3 * 60_000);
+    const step = 'read the stale reservations';
+    const held = faults.statement(step, STALE_SQL, 'hang');
+    const first = claimService({ prisma: faults.prisma(server.databaseUrl) }).reconcile();
+    await waitFor(() => faults.hitsOf(step) > 0);
+    expect(await claimService().reconcile()).toMatchObject({ confirmed: 0, expired: 0, failed: 0 });
+    expect(await pendingOf(wallet)).toBe(0n);
+    expect((await claimOf(wallet)).status).toBe('reserved');
+    held.heal();
+    await first;
+    expect(await pendingOf(wallet)).toBe(AMOUNT);
+    expect(await claimOf(wallet)).toMatchObject({ status: 'failed', error: 'never sent (server restarted)' });
   });
 });
 
@@ -334,6 +357,43 @@ describe('collect refusals', () => {
     expect((await claims.collect(second.wallet, second.proof)).amount).toBe(0.25);
     expect(await tokenUnits(chain, second.keypair.publicKey)).toBe(AMOUNT);
   });
+
+  it('answers nothing_to_collect to a wallet that never mined', async () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    await expect(claimService().collect(wallet, 'never-checked')).rejects.toEqual(
+      refused('nothing_to_collect', SERVER_MESSAGES.nothingToCollect),
+    );
+    expect(await server.prisma.rewardClaim.count({ where: { wallet } })).toBe(0);
+  });
+
+  it.each([
+    ['its own proof', 'collect_signature_used', SERVER_MESSAGES.collectSignatureUsed],
+    ['another proof', 'nothing_to_collect', SERVER_MESSAGES.nothingToCollect],
+  ])(
+    'refuses a collect reserved after another instance paid the wallet, with %s',
+    async (which, code, message) => {
+      const c = await collector();
+      const proof = which === 'its own proof' ? c.proof : await selfTransfer(chain, c.keypair, 1);
+      // This instance's collect passed its checks; its reservation waits (a busy database) while another
+      // instance collects with the first proof and is paid.
+      const step = 'reserve the pending reward in a claim';
+      const held = faults.statement(step, 'INSERT INTO reward_claims', 'hang');
+      const late = claimService({ prisma: faults.prisma(server.databaseUrl) }).collect(c.wallet, proof);
+      await waitFor(() => faults.hitsOf(step) > 0);
+      expect((await claimService().collect(c.wallet, c.proof)).amount).toBe(0.25);
+      // With its own proof, the wallet has mined again meanwhile: what stops it is the proof, used.
+      const again = which === 'its own proof' ? AMOUNT : 0n;
+      await server.prisma.streamer.update({
+        where: { wallet: c.wallet },
+        data: { pendingRewardUnits: again },
+      });
+      held.heal();
+      await expect(late).rejects.toEqual(refused(code, message));
+      expect(await pendingOf(c.wallet)).toBe(again);
+      expect(await tokenUnits(chain, c.keypair.publicKey)).toBe(AMOUNT);
+      expect(await server.prisma.rewardClaim.count({ where: { wallet: c.wallet } })).toBe(1);
+    },
+  );
 
   it('answers treasury_empty without a treasury, keeping the pending reward', async () => {
     const c = await collector();
