@@ -10,6 +10,10 @@ import { startTestChain } from './engine-harness.ts';
 import { runApiToExit, startApiProcess } from './process.ts';
 import { adminQuery, databaseUrl } from './support.ts';
 
+/** A root-only test runs as root, and under CI (which runs as root) fails without it instead of skipping. */
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const asRoot = process.getuid?.() === 0 || ci;
+
 // Nothing listens here: these tests are about the database, the chain is reported unreachable.
 const noChain = { SOLANA_RPC_URL: 'http://127.0.0.1:9' };
 const machinePostgres = process.env.EXTERNAL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -112,9 +116,10 @@ describe('starting the API', () => {
   });
 
   // The most common first run: root on a cloud VM or in a container, the clone under /root (mode 0700).
-  it.runIf(process.getuid?.() === 0)(
+  it.runIf(asRoot)(
     'as root, starts and keeps its data from a clone inside a directory only root may enter',
     async () => {
+      expect(process.getuid?.(), 'this test needs root').toBe(0);
       const privateDir = await mkdtemp(join(tmpdir(), 'strm-private-'));
       cleanups.push(() => rm(privateDir, { recursive: true, force: true }));
       expect((await stat(privateDir)).mode & 0o777).toBe(0o700);
