@@ -154,9 +154,8 @@ impl Validator {
         }?;
         // The chain's identity for its clients (the API records it beside the rewards it owes): one data
         // directory's genesis authority gives the same hash across restarts, two directories two hashes.
-        let genesis_hash = upgrade_authority.map_or(genesis_hash, |authority| {
-            solana_sdk::hash::hashv(&[b"strm-local-chain", authority.as_ref()])
-        });
+        let genesis_hash = upgrade_authority
+            .map_or(genesis_hash, |authority| solana_sdk::hash::hashv(&[b"strm-local-chain", authority.as_ref()]));
         let validator = Arc::new(Validator {
             engine,
             faucet,
