@@ -3,7 +3,7 @@
 // unknown and ends only by the fail-closed rule; Kick is asked in batches small enough to answer right.
 // Each against a fake in the documented failure mode, driven by its answers (no clocks).
 import { FakeKick, FakeTwitch, FakeYouTube } from '@strm/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import type { LiveStatus } from '../src/platforms/adapter.ts';
 import { KICK_CHANNELS_PAGE, KickPlatform } from '../src/platforms/kick.ts';
@@ -192,12 +192,16 @@ describe("YouTube: actualEndTime is the platform's word", () => {
     await fake.stop();
   });
 
-  it('a broadcast with actualEndTime ends the session at the first read', async () => {
-    const channel = fake.addChannel('endtuber');
+  async function verified(handle: string) {
+    const channel = fake.addChannel(handle);
     const code = fake.oauth.issueCode(channel.id, { redirectUri: REDIRECT, verifier: VERIFIER });
     const named = await youtube.verify(code, VERIFIER);
-    if (named.refreshToken) refreshTokens.set('endtuber', named.refreshToken);
-    const account = { wallet: 'endtuber', username: named.username, externalId: named.id };
+    if (named.refreshToken) refreshTokens.set(handle, named.refreshToken);
+    return { wallet: handle, username: named.username, externalId: named.id };
+  }
+
+  it('a broadcast with actualEndTime ends the session at the first read', async () => {
+    const account = await verified('endtuber');
     fake.setLive('endtuber', true, 7);
     expect(await youtube.liveStatus(account)).toEqual({ live: true, viewers: 7 });
     const changes: LiveStatus[] = [];
@@ -206,5 +210,57 @@ describe("YouTube: actualEndTime is the platform's word", () => {
     await youtube.pollNow();
     expect(changes).toEqual([{ live: false, viewers: 0 }]);
     unwatch();
+  });
+
+  it('hidden concurrentViewers: live with its viewers unknown, not 0', async () => {
+    const account = await verified('hiddentuber');
+    fake.setLive('hiddentuber', true, 30);
+    fake.misbehave = { hideViewers: new Set(['hiddentuber']) };
+    try {
+      expect(await youtube.liveStatus(account)).toEqual({ live: true, viewers: 0, viewersUnknown: true });
+    } finally {
+      fake.misbehave = {};
+    }
+  });
+
+  it('liveBroadcasts lagging a resumed session (not listed at the first ask) does not end it', async () => {
+    const account = await verified('lagtuber');
+    fake.setLive('lagtuber', true, 4);
+    // A new adapter, as after a restart: the broadcast is looked up again, and YouTube's list lags.
+    const resumed = new YouTubePlatform(
+      {
+        clientId: fake.clientId,
+        clientSecret: fake.clientSecret,
+        apiKey: fake.apiKey,
+        authBaseUrl: fake.url,
+        tokenUrl: `${fake.url}/token`,
+        apiBaseUrl: fake.url,
+        redirectUri: REDIRECT,
+        pollIntervalMs: 60_000,
+        httpTimeoutMs: 2000,
+        dailyQuota: 100_000_000,
+      },
+      logger,
+      async (a) => refreshTokens.get(a.wallet) ?? null,
+    );
+    fake.misbehave = { lagBroadcasts: 1 };
+    const changes: LiveStatus[] = [];
+    try {
+      const unwatch = resumed.watch(account, (s) => changes.push(s));
+      const asked = fake.calls('liveBroadcasts');
+      await resumed.pollNow();
+      expect(fake.calls('liveBroadcasts')).toBe(asked + 1);
+      // The next round, by the adapter's clock (polls are paced to the quota).
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 60_000);
+      await resumed.pollNow();
+      expect(fake.calls('liveBroadcasts')).toBe(asked + 2);
+      expect(changes).toEqual([]);
+      unwatch();
+    } finally {
+      vi.useRealTimers();
+      fake.misbehave = {};
+      resumed.stop();
+    }
   });
 });

@@ -10,7 +10,10 @@
 // - GET /youtube/v3/videos?part=liveStreamingDetails&id=a,b&key=KEY: at most 50 ids; concurrentViewers (a
 //   string, as Google sends it), actualStartTime, actualEndTime;
 // - the daily quota: 1 unit a Data API call; past it, 403 with reason quotaExceeded (domain youtube.quota).
-// Control: in process (methods below) or over HTTP under /_fake.
+// Control: in process (methods below) or over HTTP under /_fake. `misbehave` switches on, per test, what the
+// real API does that a well-behaved fake would not: concurrentViewers absent for a live video (the owner hid
+// it), and liveBroadcasts lagging a stream that just started (its first asks answer without it).
+// quotaExceeded is `exhaustQuota`, invalid_grant `oauth.revokeRefreshTokens`, 5xx bursts `fail(path, {times})`.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
@@ -20,6 +23,14 @@ interface Channel {
   id: string;
   handle: string;
 }
+/** The Data API's documented misbehaviours, each off unless a test sets it. */
+export interface YouTubeMisbehaviour {
+  /** Handles whose live videos answer without concurrentViewers. */
+  hideViewers?: Set<string>;
+  /** liveBroadcasts leaves a new broadcast out of this many answers before it lists it. */
+  lagBroadcasts?: number;
+}
+
 interface Video {
   id: string;
   channelId: string;
@@ -40,6 +51,10 @@ export class FakeYouTube extends FakeHttpServer {
   /** Data API units spent today, and the project's daily quota. */
   unitsUsed = 0;
   dailyQuota = Number.POSITIVE_INFINITY;
+  /** What this fake does wrong now (see YouTubeMisbehaviour); empty: it answers as documented. */
+  misbehave: YouTubeMisbehaviour = {};
+  /** Per video id: the liveBroadcasts answers that have left it out (misbehave.lagBroadcasts). */
+  private readonly lagged = new Map<string, number>();
   private nextId = 1;
 
   constructor(
@@ -216,6 +231,13 @@ export class FakeYouTube extends FakeHttpServer {
     const items = [...this.videos.values()]
       .filter((v) => v.channelId === channel.id)
       .filter((v) => (status === 'active' ? !v.endedAt : status === 'completed' ? v.endedAt : true))
+      .filter((v) => {
+        const lag = this.misbehave.lagBroadcasts ?? 0;
+        const missed = this.lagged.get(v.id) ?? 0;
+        if (missed >= lag) return true;
+        this.lagged.set(v.id, missed + 1);
+        return false;
+      })
       .map((v) => ({
         kind: 'youtube#liveBroadcast',
         id: v.id,
@@ -234,13 +256,19 @@ export class FakeYouTube extends FakeHttpServer {
     const items = ids.flatMap((id) => {
       const v = this.videos.get(id);
       if (!v) return [];
+      const handle = [...this.channels.values()].find((c) => c.id === v.channelId)?.handle ?? '';
+      const hidden = this.misbehave.hideViewers?.has(handle) === true;
       return [
         {
           kind: 'youtube#video',
           id,
           liveStreamingDetails: {
             actualStartTime: v.startedAt,
-            ...(v.endedAt ? { actualEndTime: v.endedAt } : { concurrentViewers: String(v.viewers) }),
+            ...(v.endedAt
+              ? { actualEndTime: v.endedAt }
+              : hidden
+                ? {}
+                : { concurrentViewers: String(v.viewers) }),
           },
         },
       ];

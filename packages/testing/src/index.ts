@@ -116,5 +116,5 @@ export type { Fault } from './fake-http.ts';
 export { FakeTikTok } from './fake-tiktok.ts';
 export { FakeTwitch } from './fake-twitch.ts';
 export { FakeKick, type KickMisbehaviour } from './fake-kick.ts';
-export { FakeYouTube } from './fake-youtube.ts';
+export { FakeYouTube, type YouTubeMisbehaviour } from './fake-youtube.ts';
 export { type StartedProcess, type StartOptions, startProcess } from './process.ts';

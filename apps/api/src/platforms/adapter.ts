@@ -15,6 +15,8 @@ export interface LiveStatus {
   live: boolean;
   /** Current viewers (0 when unknown or offline); feeds the optional engagement factor. */
   viewers: number;
+  /** Live, but the platform did not say how many watch (YouTube's hidden concurrentViewers): not 0 viewers. */
+  viewersUnknown?: boolean;
   /** Offline because the platform could not be asked several polls in a row (live detection fails closed). */
   unconfirmed?: boolean;
   /**

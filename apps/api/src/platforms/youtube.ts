@@ -252,7 +252,7 @@ export class YouTubePlatform extends PolledPlatform {
     }
     entry.last = status;
     entry.atMs = Date.now();
-    return { live: status.live, viewers: status.viewers };
+    return this.answer(status);
   }
 
   /**
@@ -264,12 +264,19 @@ export class YouTubePlatform extends PolledPlatform {
     const entry = this.known.get(keyOf(account));
     const maxAgeMs = this.options.roomStateMaxAgeMs ?? 60_000;
     if (entry?.last && (this.poller.watching(keyOf(account)) || Date.now() - entry.atMs < maxAgeMs)) {
-      return { live: entry.last.live, viewers: entry.last.viewers };
+      return this.answer(entry.last);
     }
     if (this.quotaExhausted || !this.canCharge(account.wallet, LOOKUP_UNITS)) {
       return { live: false, viewers: 0 };
     }
     return this.liveStatus(account);
+  }
+
+  /** What callers see of a status (`ended` is the poller's business). */
+  private answer(status: LiveStatus): LiveStatus {
+    const seen: LiveStatus = { live: status.live, viewers: status.viewers };
+    if (status.viewersUnknown) seen.viewersUnknown = true;
+    return seen;
   }
 
   private canCharge(wallet: string, units: number): boolean {
@@ -374,7 +381,6 @@ export class YouTubePlatform extends PolledPlatform {
       const url = new URL(`${this.options.apiBaseUrl}/youtube/v3/videos`);
       url.searchParams.set('part', 'liveStreamingDetails');
       url.searchParams.set('id', page.join(','));
-      url.searchParams.set('maxResults', String(VIDEOS_PAGE));
       url.searchParams.set('key', this.options.apiKey ?? '');
       const parsed = videosSchema.safeParse(await this.dataApi('videos.list', url.toString()));
       if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
@@ -383,6 +389,8 @@ export class YouTubePlatform extends PolledPlatform {
         const details = video.liveStreamingDetails;
         const live = Boolean(details?.actualStartTime && !details.actualEndTime);
         const status: LiveStatus = { live, viewers: live ? (details?.concurrentViewers ?? 0) : 0 };
+        // Absent while live when the owner hides it (or, per Google, nobody watches): unknown, not 0.
+        if (live && details?.concurrentViewers === undefined) status.viewersUnknown = true;
         // actualEndTime is YouTube's own word that the broadcast ended: it ends a session at once.
         if (details?.actualEndTime) status.ended = true;
         result.set(video.id, status);

@@ -64,7 +64,8 @@ const serverEvents = {
     room: z.string(),
     username: z.string(),
     isLive: z.boolean(),
-    viewers: z.number().int().nonnegative(),
+    /** null: the platform did not say (YouTube hides concurrentViewers when the owner hides it). */
+    viewers: z.number().int().nonnegative().nullable(),
   }),
   'room-error': z.object({ message: z.string() }),
   'left-room': z.object({ platform: streamPlatformSchema }),

@@ -38,7 +38,7 @@ export async function room(ctx: EngineContext, wallet: string, platform: StreamP
     room: platformRoom(platform, account.username),
     username: account.username,
     isLive: status.live,
-    viewers: status.viewers,
+    viewers: status.viewersUnknown ? null : status.viewers,
   };
 }
 

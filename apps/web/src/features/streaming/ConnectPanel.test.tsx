@@ -68,7 +68,7 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-function renderPanel(platform: 'tiktok' | 'twitch', live = idle) {
+function renderPanel(platform: 'tiktok' | 'twitch' | 'youtube', live = idle) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const view = (state: LiveState) => (
     <QueryClientProvider client={client}>
@@ -166,6 +166,19 @@ describe('the connect panels', () => {
     renderPanel('twitch', { ...idle, isLive: true, platform: 'twitch', roomData });
     const metrics = await screen.findByTestId('twitch-metrics');
     expect(metrics.textContent).toBe('Viewers7');
+  });
+
+  it('YouTube viewers the owner hid are Unknown, not 0', async () => {
+    const roomData = {
+      platform: 'youtube' as const,
+      room: 'youtube:ada',
+      username: 'ada',
+      isLive: true,
+      viewers: null,
+    };
+    renderPanel('youtube', { ...idle, isLive: true, platform: 'youtube', roomData });
+    const metrics = await screen.findByTestId('youtube-metrics');
+    expect(metrics.textContent).toBe('ViewersUnknown');
   });
 
   it("the demo panel: 'Start Mining' switches the demo stream live, then connects", async () => {

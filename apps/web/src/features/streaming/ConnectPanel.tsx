@@ -24,6 +24,7 @@ export const PANEL_MESSAGES = {
   connecting: (p: StreamPlatform) => `Connecting to ${PLATFORM_NAMES[p]} Live...`,
   connectFailed: (p: StreamPlatform) => `Failed to connect to ${PLATFORM_NAMES[p]} Live`,
   viewers: 'Viewers',
+  viewersUnknown: 'Unknown',
   likes: 'Likes',
   likesUnavailable: 'Unavailable',
   tiktokLikesNote: `TikTok's live room information has no like count, so ${PRODUCT} cannot show it.`,
@@ -269,7 +270,7 @@ export function LiveMetrics({ connection, live }: { connection: Connection; live
   return (
     <dl className="mt-3 grid grid-cols-2 gap-2 text-sm" data-testid={`${connection.platform}-metrics`}>
       <dt className="text-slate-400">{PANEL_MESSAGES.viewers}</dt>
-      <dd className="text-white tabular-nums">{live.roomData.viewers}</dd>
+      <dd className="text-white tabular-nums">{live.roomData.viewers ?? PANEL_MESSAGES.viewersUnknown}</dd>
       {connection.platform === 'tiktok' && (
         <>
           <dt className="text-slate-400">{PANEL_MESSAGES.likes}</dt>
