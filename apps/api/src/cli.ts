@@ -141,7 +141,12 @@ export async function runAdminCommand(
 }
 
 /** backup and restore work on the database as PostgreSQL holds it (no migrations applied first). */
-export async function runBackupCommand(url: string, argv: string[], print: (line: string) => void) {
+export async function runBackupCommand(
+  url: string,
+  argv: string[],
+  actor: string,
+  print: (line: string) => void,
+) {
   const [command, file, ...flags] = argv;
   if (!file) throw new UsageError(`${command} takes a file`);
   if (command === 'backup') {
@@ -152,9 +157,26 @@ export async function runBackupCommand(url: string, argv: string[], print: (line
   }
   const unknown = flags.find((f) => f !== '--replace');
   if (unknown) throw new UsageError(`Unknown option: ${unknown}`);
-  const { tool } = await restoreDatabase(url, file, flags.includes('--replace'));
-  print(`Restored ${file} (${tool}); start the API: it settles the claims in flight against the chain`);
+  const { tool, takenAt } = await restoreDatabase(url, file, flags.includes('--replace'));
+  // Collects stay paused until the operator has checked the payouts made after the backup, which it cannot
+  // know (docs/operations.md#backups): their wallets' pending rewards came back with it.
+  await applyMigrations(url);
+  const prisma = createPrisma(url);
+  try {
+    await setMaintenance(prisma, { on: true, message: RESTORED_MAINTENANCE, actor, at: new Date() });
+  } finally {
+    await prisma.$disconnect();
+  }
+  print(`Restored ${file}, taken at ${takenAt ?? 'an unknown time'} (${tool}).`);
+  print(
+    'Maintenance mode is on: start the API (it settles the claims in flight against the chain), lower the ' +
+      'pending rewards of wallets paid after the backup, then: pnpm admin maintenance off',
+  );
 }
+
+/** What users see while a restored database waits for the operator's check. */
+export const RESTORED_MAINTENANCE =
+  'We are restoring our records. Mining and collecting will be back shortly.';
 
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -191,7 +213,9 @@ async function main(argv: string[]): Promise<number> {
   const db = await openCliDatabase(config);
   if (argv[0] === 'backup' || argv[0] === 'restore') {
     try {
-      await runBackupCommand(db.url, argv, (line) => process.stdout.write(`${line}\n`));
+      await runBackupCommand(db.url, argv, `cli:${userInfo().username}`, (line) =>
+        process.stdout.write(`${line}\n`),
+      );
       return 0;
     } finally {
       await db.stop();

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Keypair } from '@solana/web3.js';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESTORED_MAINTENANCE } from '../src/cli.ts';
 import { applyMigrations } from '../src/db/schema-engine.ts';
 import {
   connect,
@@ -150,6 +151,9 @@ describe('pnpm admin backup / restore', () => {
     const restored = await admin('restore', file);
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(
+      /^Restored .*strm\.dump, taken at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \w+ \(.*pg_restore\)\.\nMaintenance mode is on: /,
+    );
     // A second restore would overwrite what is there: refused unless asked for.
     const again = await admin('restore', file);
     expect(again.code).toBe(1);
@@ -188,6 +192,25 @@ describe('pnpm admin backup / restore', () => {
     expect(await server.prisma.rewardClaim.findUniqueOrThrow({ where: { id: claim.id } })).toMatchObject({
       status: 'confirmed',
     });
+    // Collects stay paused (maintenance, set by the restore) until the operator has checked and says so.
+    expect(await server.prisma.maintenance.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({
+      isMaintenance: true,
+      message: RESTORED_MAINTENANCE,
+    });
+    const paused = await connect(server, collectorWallet);
+    const pausedAnswer = await socketRequest(
+      paused,
+      'collect-rewards',
+      { signature: await selfTransfer(chain, collector!), wallet: collectorWallet },
+      ['rewards-collected', 'rewards-error'],
+    );
+    expect(pausedAnswer).toMatchObject({
+      event: 'rewards-error',
+      payload: { message: SERVER_MESSAGES.maintenanceActive },
+    });
+    paused.disconnect();
+    const resumed = await admin('maintenance', 'off');
+    expect([resumed.code, resumed.stdout]).toEqual([0, 'Maintenance mode off\n']);
     expect(
       (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: collectorWallet } }))
         .pendingRewardUnits,

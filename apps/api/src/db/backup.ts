@@ -90,7 +90,7 @@ export async function restoreDatabase(
   url: string,
   file: string,
   replace: boolean,
-): Promise<{ tool: string }> {
+): Promise<{ tool: string; takenAt: string | null }> {
   if (!existsSync(file)) throw new BackupRefusal(`No backup at ${file}`);
   const [tables] = await query<{ n: string }>(
     url,
@@ -110,12 +110,19 @@ export async function restoreDatabase(
     `--dbname=${url}`,
   ];
   if (replace) args.push('--clean', '--if-exists');
+  let takenAt: string | null;
+  try {
+    const { stdout } = await run(tool, ['--list', file], { maxBuffer: 64 * 1024 * 1024 });
+    takenAt = /Archive created at (.+)$/m.exec(stdout)?.[1]?.trim() ?? null;
+  } catch (err) {
+    throw new BackupRefusal(`${file} is not a backup pg_restore can read: ${stderrOf(err)}`);
+  }
   try {
     await run(tool, [...args, file], { maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
     throw new BackupRefusal(`pg_restore failed (nothing was changed): ${stderrOf(err)}`);
   }
-  return { tool };
+  return { tool, takenAt };
 }
 
 function stderrOf(err: unknown): string {
