@@ -65,6 +65,22 @@ if (onSbf && !beside) {
   }
 }
 
+// LOCAL_CHAIN=agave: the suites' chains are agave's test validator (chain/ts/agave.ts), built here too, and
+// mining.so with it; beside other steps it must already be built (the reference lane's first step builds it).
+if (env.LOCAL_CHAIN === 'agave' && !env.STRM_AGAVE_VALIDATOR_BINARY) {
+  const agave = join(root, 'scripts', 'agave', 'build.sh');
+  if (!beside) {
+    const build = spawnSync('bash', [agave, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  const binary = spawnSync('bash', [agave, 'path'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  if (!existsSync(binary)) {
+    console.error(`${binary} is not built: scripts/agave/build.sh builds it`);
+    process.exit(1);
+  }
+  env.STRM_AGAVE_VALIDATOR_BINARY = binary;
+}
+
 const only = beside && command === 'turbo' ? ['--only'] : [];
 const run = spawnSync(command, [...args, ...only], { cwd: root, env, stdio: 'inherit' });
 if (run.error) console.error(`${command}: ${run.error.message}`);

@@ -4,6 +4,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection, type PublicKey } from '@solana/web3.js';
 import { closeConnectionSocket } from '@strm/mining-client';
+import {
+  type ValidatorKind,
+  agaveBinaryPath,
+  agaveProgramArgs,
+  buildAgaveValidator,
+  validatorKind,
+} from './agave.ts';
 import { type AccountState, readCheatToken, setAccount } from './cheats.ts';
 import { type LocalChainInfo, ensureGenesis, upgradeAuthority } from './genesis.ts';
 import { type ChainProgram, programArgs } from './sbf.ts';
@@ -13,6 +20,7 @@ export { type AccountState, CHEAT_TOKEN_HEADER, readCheatToken, setAccount } fro
 export { fundWallet } from './faucet.ts';
 export { readKeypair } from './keys.ts';
 export type { ChainProgram } from './sbf.ts';
+export { type ValidatorKind, validatorKind } from './agave.ts';
 export { chainProgramChoice } from './sbf.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,6 +45,8 @@ export interface LocalChainOptions {
   program?: ChainProgram;
   /** A suite that checks the program itself: STRM_TEST_CHAIN_PROGRAM, when set, chooses first. */
   programSuite?: boolean;
+  /** Which validator runs (LOCAL_CHAIN otherwise): a test comparing the two starts one of each. */
+  validator?: ValidatorKind;
 }
 
 export interface LocalChain {
@@ -45,13 +55,17 @@ export interface LocalChain {
   info: LocalChainInfo;
   /** Which mining program runs: its SBF build or the native one (the chain's ready line says). */
   program: 'SBF' | 'native';
+  /** The project's own chain or agave's test validator (LOCAL_CHAIN), for tests of what only one has. */
+  validator: 'local' | 'agave';
   connection: Connection;
   /** This run's token for the cheat codes (also in <data dir>/cheat-token). */
   cheatToken: string;
-  /** The `strm_setAccount` cheat code: overwrites a state account. */
+  /** The `strm_setAccount` cheat code: overwrites a state account (the local chain's only: agave has none). */
   setAccount(address: PublicKey | string, account: AccountState): Promise<void>;
   /** Settles with the exit code when the process is gone (stopped, or killed: a supervisor restarts it). */
   exited: Promise<number | null>;
+  /** The validator's process id (benchmarks read its memory and CPU time). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -68,9 +82,10 @@ export function assertNotProduction(): void {
  * The chain's executable: STRM_LOCAL_CHAIN_BINARY when set (a prebuilt one, which is then never rebuilt),
  * else this clone's own copy of its build, <repo>/target/local-chain/strm-local-chain, that
  * scripts/cargo.mjs makes after each build (clones and worktrees share cargo's target dir, where the file
- * cargo links is whichever clone built last).
+ * cargo links is whichever clone built last). With LOCAL_CHAIN=agave, agave's validator (chain/ts/agave.ts).
  */
-export function binaryPath(): string {
+export function binaryPath(validator: ValidatorKind = validatorKind()): string {
+  if (validator === 'agave') return agaveBinaryPath();
   if (process.env.STRM_LOCAL_CHAIN_BINARY) return process.env.STRM_LOCAL_CHAIN_BINARY;
   return join(repoRoot, 'target', 'local-chain', 'strm-local-chain');
 }
@@ -100,8 +115,19 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const rpcPort = options.rpcPort ?? 8899;
   mkdirSync(dataDir, { recursive: true });
-  if (options.build !== false) buildLocalChain();
-  const program = programArgs(repoRoot, options.program, options.build !== false, options.programSuite);
+  const validator = options.validator ?? validatorKind();
+  let binary: string;
+  let program: string[];
+  if (validator === 'agave') {
+    // agave's validator always runs the SBF build: it has no native programs.
+    if (options.build !== false && !process.env.STRM_AGAVE_VALIDATOR_BINARY) buildAgaveValidator(repoRoot);
+    binary = binaryPath('agave');
+    program = agaveProgramArgs(repoRoot);
+  } else {
+    if (options.build !== false) buildLocalChain();
+    binary = binaryPath('local');
+    program = programArgs(repoRoot, options.program, options.build !== false, options.programSuite);
+  }
 
   // The chain stops when our end of its stdin closes, so it never outlives this process.
   const args = [
@@ -123,7 +149,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   if (maxTransactions !== undefined) args.push('--max-transactions', String(maxTransactions));
   if (pubsubQueue !== undefined) args.push('--pubsub-queue', String(pubsubQueue));
   if (pubsubSendTimeoutMs !== undefined) args.push('--pubsub-send-timeout-ms', String(pubsubSendTimeoutMs));
-  const child: ChildProcess = spawn(binaryPath(), args, {
+  const child: ChildProcess = spawn(binary, args, {
     stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group: a terminal's Ctrl-C reaches the process that started it, which stops the chain
     // when it is done with it (after the API's last checkpoint). It still never outlives that process: it
@@ -139,7 +165,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
       const text = chunk.toString();
       output += text;
       for (const line of text.split('\n')) if (line.trim()) options.onLog?.(line);
-      if (output.includes('strm-local-chain ready')) {
+      if (/^strm-(local-chain|agave-validator) ready /m.test(output)) {
         clearTimeout(timer);
         ready();
       }
@@ -167,17 +193,24 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
     await exited;
   };
   try {
-    const cheatToken = readCheatToken(dataDir);
+    const cheatToken = validator === 'agave' ? '' : readCheatToken(dataDir);
     const info = await ensureGenesis(connection, dataDir, { rpcUrl, wsUrl });
     return {
       rpcUrl,
       wsUrl,
       info,
       program: /ready program=SBF /.test(output) ? 'SBF' : 'native',
+      validator,
       connection,
       cheatToken,
-      setAccount: (address, account) => setAccount(rpcUrl, cheatToken, address, account),
+      setAccount: (address, account) =>
+        validator === 'agave'
+          ? Promise.reject(
+              new Error('strm_setAccount is the local chain’s cheat code; agave’s validator has none'),
+            )
+          : setAccount(rpcUrl, cheatToken, address, account),
       exited,
+      pid: child.pid,
       stop,
     };
   } catch (err) {

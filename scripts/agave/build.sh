@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the reference validator, strm-agave-validator (chain/agave: agave's solana-test-validator from
+# crates.io), and the mining.so it loads at genesis (scripts/sbf/sbf.sh build).
+#
+#   scripts/agave/build.sh          build both (the validator's first build is ~21 min on 2 idle cores)
+#   scripts/agave/build.sh path     print the validator binary's path
+#   scripts/agave/build.sh status   exit 0 when the binary is there (prints nothing)
+#
+# Its target directory is outside the clone (~/.cache/strm-agave-target) so CI and later runs reuse it.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+TARGET_DIR=${STRM_AGAVE_TARGET_DIR:-$HOME/.cache/strm-agave-target}
+BINARY=${STRM_AGAVE_VALIDATOR_BINARY:-$TARGET_DIR/release/strm-agave-validator}
+
+case "${1:-build}" in
+  path) echo "$BINARY" ;;
+  status) [ -x "$BINARY" ] ;;
+  build)
+    bash "$ROOT/scripts/sbf/sbf.sh" build
+    if [ -n "${STRM_AGAVE_VALIDATOR_BINARY:-}" ]; then exit 0; fi
+    start=$SECONDS
+    echo "agave: building strm-agave-validator (cold: ~21 min on 2 idle cores; log above on failure)…"
+    # OpenSSL from Debian (libssl-dev) rather than compiled from source for secp256r1's `openssl-vendored`, as
+    # the local chain does: the same OpenSSL 3 API, minutes less of a cold build.
+    OPENSSL_NO_VENDOR=1 CARGO_TARGET_DIR=$TARGET_DIR nice -n 10 cargo build --release --locked -q \
+      --manifest-path "$ROOT/chain/agave/Cargo.toml"
+    echo "agave: strm-agave-validator built in $((SECONDS - start)) s: $BINARY"
+    ;;
+  *)
+    echo "usage: scripts/agave/build.sh [build|path|status]" >&2
+    exit 2
+    ;;
+esac
