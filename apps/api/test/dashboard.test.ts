@@ -44,6 +44,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'strm-prometheus-'));
   const port = await freePort();
   prometheusUrl = `http://127.0.0.1:${port}`;
+  await writeFile(join(dataDir, 'metrics-token'), METRICS_TOKEN);
   await writeFile(
     join(dataDir, 'prometheus.yml'),
     [
@@ -51,7 +52,8 @@ beforeAll(async () => {
       `rule_files: [${JSON.stringify(join(repo, 'deploy', 'prometheus', 'strm.rules.yml'))}]`,
       'scrape_configs:',
       '  - job_name: strm-api',
-      `    authorization: { credentials: ${JSON.stringify(METRICS_TOKEN)} }`,
+      // As the compose profile hands it over (deploy/prometheus/prometheus.yml): the token in a file.
+      `    authorization: { credentials_file: ${JSON.stringify(join(dataDir, 'metrics-token'))} }`,
       `    static_configs: [{ targets: [${JSON.stringify(new URL(server.url).host)}] }]`,
       '',
     ].join('\n'),
