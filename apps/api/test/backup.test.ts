@@ -12,6 +12,7 @@ import { Keypair } from '@solana/web3.js';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESTORED_MAINTENANCE } from '../src/cli.ts';
+import { findTool } from '../src/db/backup.ts';
 import { applyMigrations } from '../src/db/schema-engine.ts';
 import {
   connect,
@@ -75,6 +76,12 @@ afterAll(async () => {
 });
 
 describe('pnpm admin backup / restore', () => {
+  it('names the client to install when no pg_dump is as new as the server (pg_dump refuses newer servers)', async () => {
+    await expect(findTool('pg_dump', 99)).rejects.toThrow(
+      /^pg_dump 99 or newer is needed for this PostgreSQL 99 server; found pg_dump \d+ \(.+\).* Install PostgreSQL 99's client tools \(Debian: postgresql-client-99\) or set PG_BIN_DIR to their bin directory\.$/,
+    );
+  });
+
   it('brings back every pending reward and open session, and settles a payout in flight from the chain', async () => {
     const live = server!;
     // 100 streamers mining now (their sessions as the engine checkpoints them, run by a live instance) and
