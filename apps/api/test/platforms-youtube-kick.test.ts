@@ -275,6 +275,26 @@ describe.each([
   });
 });
 
+describe('a YouTube grant Google refuses (invalid_grant)', () => {
+  it('marks the account "reconnect needed" at once: the status says so, and a start is refused with the reason', async () => {
+    const s = await streamer('youtube', 'revoked_tuber');
+    youtube.oauth.revokeRefreshTokens(youtube.channels.get('revoked_tuber')!.id);
+    youtube.setLive('revoked_tuber', true, 2);
+    const refused = await start(s);
+    expect(refused.payload).toMatchObject({
+      message: 'Your YouTube authorization has expired or was revoked. Please connect with YouTube again.',
+    });
+    const status = await api(server, s.wallet).get('/streamer-platforms').expect(200);
+    expect(status.body.platforms).toContainEqual({
+      platform: 'youtube',
+      isVerified: true,
+      username: 'revoked_tuber',
+      reconnectNeeded: true,
+    });
+    s.socket.close();
+  });
+});
+
 describe('the YouTube quota burner', () => {
   it("one wallet sending join-room {platform:'youtube'} over and over costs at most its own budget; another streamer starts meanwhile", async () => {
     const burner = await streamer('youtube', 'burner_tuber');

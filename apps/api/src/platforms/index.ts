@@ -6,7 +6,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import type { PlatformAdapter, PlatformAdapters } from './adapter.ts';
 import { DemoPlatform } from './demo.ts';
 import { KickPlatform } from './kick.ts';
-import { youtubeRefreshTokens } from './oauth-accounts.ts';
+import { youtubeGrantRevoked, youtubeRefreshTokens } from './oauth-accounts.ts';
 import { TikTokPlatform } from './tiktok.ts';
 import { TwitchPlatform } from './twitch.ts';
 import { WebhookInbox } from './webhook-inbox.ts';
@@ -37,6 +37,7 @@ export function createPlatforms(deps: AppDeps & { metrics: Metrics }): Platforms
     { ...config.platforms.youtube, httpTimeoutMs, metrics },
     logger,
     youtubeRefreshTokens(deps.prisma, config.platforms.youtube.clientSecret),
+    youtubeGrantRevoked(deps.prisma),
   );
   const kick = new KickPlatform({ ...config.platforms.kick, httpTimeoutMs, metrics }, logger, inbox);
   // Who is live on the demo platform is kept in the database, as a real platform's state is outside the API.

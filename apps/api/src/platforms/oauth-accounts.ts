@@ -79,6 +79,16 @@ export function youtubeRefreshTokens(
   };
 }
 
+/** Google refused the account's refresh token (invalid_grant): it is dropped, so the account reads "reconnect". */
+export function youtubeGrantRevoked(prisma: PrismaClient): (account: PlatformAccountRef) => Promise<void> {
+  return async (account) => {
+    await prisma.platformAccount.updateMany({
+      where: { wallet: account.wallet, platform: 'youtube' },
+      data: { oauthRefreshToken: null },
+    });
+  };
+}
+
 export class OAuthCodeAccounts {
   private readonly states: OAuthStates;
 

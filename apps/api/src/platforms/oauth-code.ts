@@ -27,6 +27,16 @@ export interface TokenEndpoint {
  * POSTs a grant to the token endpoint. A 400/401 (invalid_grant, invalid_client) is 'unauthorized' with the
  * refusal message; the rest as every platform call (fetch.ts).
  */
+/** The token endpoint refused (400/401), with OAuth's `error` (invalid_grant: the grant is dead). */
+export class TokenRefused extends PlatformError {
+  constructor(
+    message: string,
+    readonly oauthError: string | undefined,
+  ) {
+    super('unauthorized', message);
+  }
+}
+
 export async function requestToken(
   endpoint: TokenEndpoint,
   form: Record<string, string>,
@@ -47,7 +57,13 @@ export async function requestToken(
       { status: res.status, grant: form.grant_type, body: res.text.slice(0, 200) },
       `${endpoint.label} refused a token request`,
     );
-    throw new PlatformError('unauthorized', endpoint.refusedMessage);
+    let oauthError: string | undefined;
+    try {
+      oauthError = String((JSON.parse(res.text) as { error?: unknown }).error ?? '') || undefined;
+    } catch {
+      // not an OAuth error body
+    }
+    throw new TokenRefused(endpoint.refusedMessage, oauthError);
   }
   const parsed = tokenSchema.safeParse(expectJson(endpoint.label, res, endpoint.logger, endpoint.url));
   if (!parsed.success) throw malformed(endpoint.label, endpoint.logger, endpoint.url, parsed.error.issues[0]);

@@ -85,7 +85,14 @@ export class PlatformAccounts {
     });
     return PLATFORMS.map((platform) => {
       const row = rows.find((r) => r.platform === platform);
-      return { platform, isVerified: row?.isVerified ?? false, username: row?.username ?? null };
+      const status: PlatformStatus = {
+        platform,
+        isVerified: row?.isVerified ?? false,
+        username: row?.username ?? null,
+      };
+      // YouTube is watched with the streamer's refresh token: without one (Google refused it), connect again.
+      if (platform === 'youtube' && row?.isVerified && !row.oauthRefreshToken) status.reconnectNeeded = true;
+      return status;
     });
   }
 

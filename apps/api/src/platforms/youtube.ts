@@ -20,7 +20,14 @@ import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { expectJson, type HttpResponse, malformed, PlatformError, platformFetch } from './fetch.ts';
-import { CachedToken, codeGrantUrl, exchangeCode, requestToken, type TokenEndpoint } from './oauth-code.ts';
+import {
+  CachedToken,
+  codeGrantUrl,
+  exchangeCode,
+  requestToken,
+  TokenRefused,
+  type TokenEndpoint,
+} from './oauth-code.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'YouTube';
@@ -163,6 +170,8 @@ export class YouTubePlatform extends PolledPlatform {
     private readonly options: YouTubeOptions,
     private readonly logger: Logger,
     private readonly refreshTokenOf: RefreshTokenSource = async () => null,
+    /** Google answered invalid_grant for the account's refresh token: it must connect again (marked at once). */
+    private readonly onGrantRevoked: (account: PlatformAccountRef) => Promise<void> = async () => {},
   ) {
     super(LABEL, options, logger);
     const registry = options.metrics?.registry;
@@ -435,12 +444,24 @@ export class YouTubePlatform extends PolledPlatform {
       cached = new CachedToken(async () => {
         const refreshToken = await this.refreshTokenOf(account);
         if (!refreshToken) throw new PlatformError('unauthorized', YOUTUBE_MESSAGES.tokenInvalid);
-        return requestToken(this.tokenEndpoint(YOUTUBE_MESSAGES.tokenInvalid), {
-          grant_type: 'refresh_token',
-          refresh_token: refreshToken,
-          client_id: this.options.clientId ?? '',
-          client_secret: this.options.clientSecret ?? '',
-        });
+        try {
+          return await requestToken(this.tokenEndpoint(YOUTUBE_MESSAGES.tokenInvalid), {
+            grant_type: 'refresh_token',
+            refresh_token: refreshToken,
+            client_id: this.options.clientId ?? '',
+            client_secret: this.options.clientSecret ?? '',
+          });
+        } catch (err) {
+          // Revoked, or expired (an app in Google's Testing status: 7 days): the account says so now, not
+          // at its next start (docs/platforms-youtube-kick.md#youtube-live).
+          if (err instanceof TokenRefused && err.oauthError === 'invalid_grant') {
+            this.logger.warn({ wallet: account.wallet }, 'Google refused a refresh token (invalid_grant)');
+            await this.onGrantRevoked(account).catch((markErr: unknown) =>
+              this.logger.error({ err: markErr }, 'A revoked YouTube grant could not be recorded'),
+            );
+          }
+          throw err;
+        }
       });
       this.userTokens.set(key, cached);
     }

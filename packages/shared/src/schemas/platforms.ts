@@ -5,6 +5,8 @@ const platformStatusSchema = z.object({
   platform: platformSchema,
   isVerified: z.boolean(),
   username: z.string().nullable(),
+  /** Verified, but the platform refused its authorization (YouTube's invalid_grant): connect again. */
+  reconnectNeeded: z.boolean().optional(),
 });
 export type PlatformStatus = z.infer<typeof platformStatusSchema>;
 

@@ -13,7 +13,11 @@ let routes: FakeRoutes;
 const calls = signedInWithFakeApi(() => routes);
 
 const platformsAnswer =
-  (platform: 'youtube' | 'kick', account: { isVerified: boolean; username: string | null }) => () => ({
+  (
+    platform: 'youtube' | 'kick',
+    account: { isVerified: boolean; username: string | null; reconnectNeeded?: boolean },
+  ) =>
+  () => ({
     status: 200,
     body: {
       success: true,
@@ -111,5 +115,23 @@ describe.each([
     routes = { 'GET /streamer-platforms': platformsAnswer(platform, { isVerified: true, username: 'ada' }) };
     renderPanel(platform);
     expect(await screen.findByRole('button', { name: 'Start Mining' })).toBeTruthy();
+  });
+
+  it('a grant the platform refused: says so and offers to connect again, not Start Mining', async () => {
+    routes = {
+      'GET /streamer-platforms': platformsAnswer(platform, {
+        isVerified: true,
+        username: 'ada',
+        reconnectNeeded: true,
+      }),
+    };
+    renderPanel(platform);
+    expect(
+      await screen.findByText(
+        `Your ${name} authorization has expired or was revoked. Connect with ${name} again to mine.`,
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: `Connect With ${name}` })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Start Mining' })).toBeNull();
   });
 });

@@ -26,6 +26,8 @@ const POPUP = { width: 600, height: 800 } as const;
 
 export const OAUTH_PANEL_MESSAGES = {
   connectWith: (p: OAuthCodePlatform) => `Connect With ${PLATFORM_NAMES[p]}`,
+  reconnectNeeded: (p: OAuthCodePlatform) =>
+    `Your ${PLATFORM_NAMES[p]} authorization has expired or was revoked. Connect with ${PLATFORM_NAMES[p]} again to mine.`,
   urlFailed: (p: OAuthCodePlatform) => `Failed to get ${PLATFORM_NAMES[p]} authorization URL`,
   popupFailed: (p: OAuthCodePlatform) => `Failed to open ${PLATFORM_NAMES[p]} authorization`,
   notConfigured: (p: OAuthCodePlatform) => SERVER_MESSAGES[`${p}NotConfigured`],
@@ -116,7 +118,7 @@ export function OAuthPlatformPanel({
         <Alert tone="error">{PLATFORM_MESSAGES.loadFailed}</Alert>
       ) : (
         <ConnectionStates connection={connection} live={live} username={status?.username}>
-          {status?.isVerified && status.username ? (
+          {status?.isVerified && status.username && !status.reconnectNeeded ? (
             <VerifiedState
               connection={connection}
               live={live}
@@ -129,6 +131,9 @@ export function OAuthPlatformPanel({
             <Alert tone="info">{OAUTH_PANEL_MESSAGES.notConfigured(platform)}</Alert>
           ) : (
             <div className="flex flex-col gap-3">
+              {status?.reconnectNeeded ? (
+                <Alert tone="error">{OAUTH_PANEL_MESSAGES.reconnectNeeded(platform)}</Alert>
+              ) : null}
               <p className="text-sm text-slate-300">{OAUTH_PANEL_MESSAGES.connectedAs(platform)}</p>
               <div>
                 <Button disabled={busy} onClick={() => void onConnectWith()}>
