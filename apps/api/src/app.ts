@@ -115,6 +115,8 @@ export function createApp(deps: AppDeps): App {
     stores = redis.stores;
     // A platform's webhook may reach any instance, and twice: acted on once by all of them.
     services.platforms.inbox.share(redis.client, `strm:webhooks:${cluster}:`);
+    // YouTube's quota is the Cloud project's: every instance counts into one total.
+    services.platforms.youtube.shareQuota(redis.client, `strm:youtube-quota:${cluster}:`);
     const shared = new SharedSocketCounts(redis.client, {
       max: config.sockets.perWallet,
       prefix: `strm:sockets:${cluster}:`,

@@ -19,6 +19,7 @@ export const oauthPlatformsEnv = {
   YOUTUBE_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   YOUTUBE_DAILY_QUOTA: z.coerce.number().int().min(100).default(10_000),
   YOUTUBE_WALLET_DAILY_UNITS: z.coerce.number().int().min(2).default(40),
+  YOUTUBE_INSTANCES: z.coerce.number().int().min(1).default(1),
   KICK_CLIENT_ID: optionalText,
   KICK_CLIENT_SECRET: optionalText,
   KICK_REDIRECT_URI: z.preprocess(emptyAsUndefined, httpUrl.optional()),
@@ -49,6 +50,7 @@ export function oauthPlatformsConfig(
       maxFailedPolls: env.PLATFORM_MAX_FAILED_POLLS,
       dailyQuota: env.YOUTUBE_DAILY_QUOTA,
       walletDailyUnits: env.YOUTUBE_WALLET_DAILY_UNITS,
+      instances: env.YOUTUBE_INSTANCES,
     },
     kick: {
       clientId: env.KICK_CLIENT_ID,

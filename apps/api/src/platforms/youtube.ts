@@ -14,6 +14,7 @@
 // - the quota belongs to the project, not to whoever asks: join-room is answered from what the poller or a
 //   recent lookup read, and what one wallet makes the server ask is bounded by its own daily budget
 //   (walletDailyUnits), so one wallet cannot spend the quota every other streamer needs.
+import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { z } from 'zod';
@@ -94,6 +95,11 @@ export interface YouTubeOptions extends PollOptions {
   walletDailyUnits?: number;
   /** How long what was read about an account answers join-room without asking again (default 60 s). */
   roomStateMaxAgeMs?: number;
+  /**
+   * Without Redis, the instances sharing the project (YOUTUBE_INSTANCES, default 1): each counts its own units
+   * against dailyQuota / instances. With Redis every instance counts into one total.
+   */
+  instances?: number;
 }
 
 /** Where the adapter reads a verified streamer's refresh token (decrypted), by wallet. */
@@ -161,6 +167,10 @@ export class YouTubePlatform extends PolledPlatform {
   /** Units spent on lookups each wallet caused, in the Pacific day `walletDay` (cleared when it turns). */
   private readonly walletUnits = new Map<string, number>();
   private walletDay = '';
+  /** Where every instance counts the units it spends (Redis), when shared. */
+  private ledger: { redis: Redis; prefix: string } | null = null;
+  /** The units this instance spent in the Pacific day `day`. */
+  private spentHere = { day: '', units: 0 };
   private lastRoundAtMs = 0;
   private readonly units: Counter<'method'> | undefined;
   private readonly exhausted: Gauge | undefined;
@@ -197,6 +207,39 @@ export class YouTubePlatform extends PolledPlatform {
 
   get configured(): boolean {
     return Boolean(this.options.clientId && this.options.clientSecret && this.options.apiKey);
+  }
+
+  /**
+   * Counts the project's units in Redis from now on (the instances on one database share `prefix`): the
+   * quota belongs to the Cloud project, not to one instance (docs/platforms-youtube-kick.md#youtube-live).
+   */
+  shareQuota(redis: Redis, prefix: string): void {
+    this.ledger = { redis, prefix };
+  }
+
+  /** Counts one unit; false when the project's day is spent (every instance's units with Redis, else this one's share). */
+  private async spendUnit(): Promise<boolean> {
+    const day = pacificDay(Date.now());
+    if (this.spentHere.day !== day) this.spentHere = { day, units: 0 };
+    this.spentHere.units++;
+    if (this.ledger) {
+      const key = `${this.ledger.prefix}${day}`;
+      try {
+        const answers = await this.ledger.redis
+          .multi()
+          .incrby(key, 1)
+          .pexpire(key, 2 * DAY_MS)
+          .exec();
+        const total = Number(answers?.[0]?.[1]);
+        if (Number.isFinite(total)) return total <= this.options.dailyQuota;
+      } catch (err) {
+        this.logger.warn(
+          { err: (err as Error).message },
+          "YouTube quota: Redis unreachable; counting this instance's share",
+        );
+      }
+    }
+    return this.spentHere.units <= this.options.dailyQuota / Math.max(1, this.options.instances ?? 1);
   }
 
   /** Whether Google refused for quota and is not asked again yet. */
@@ -476,6 +519,16 @@ export class YouTubePlatform extends PolledPlatform {
 
   /** One Data API GET (1 quota unit, counted whatever the answer). */
   private async dataApi(method: string, url: string, bearer?: string): Promise<unknown> {
+    if (!(await this.spendUnit())) {
+      // The project's day is spent (all instances together): not asked, as if Google said quotaExceeded.
+      this.quotaExhaustedUntilMs = Date.now() + (this.options.quotaRetryMs ?? 15 * 60_000);
+      this.exhausted?.set(1);
+      this.logger.error(
+        { dailyQuota: this.options.dailyQuota },
+        'YouTube Data API quota spent by the instances',
+      );
+      throw new YouTubeQuotaExhausted();
+    }
     this.units?.inc({ method });
     const res = await platformFetch(
       LABEL,
