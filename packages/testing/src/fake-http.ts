@@ -28,6 +28,11 @@ export abstract class FakeHttpServer {
   private readonly sockets = new Set<import('node:net').Socket>();
   /** Every request's method and path with query, in order (for assertions on what was asked). */
   readonly requests: Array<{ method: string; path: string; url: URL }> = [];
+  /**
+   * Every answer of a route, in order: its path and when it was made (this machine's clock, which a product
+   * on it stamps its records with): a test orders the product's reactions against the answers it got.
+   */
+  readonly answers: Array<{ path: string; at: number }> = [];
   url = '';
 
   protected abstract route(method: string, path: string): Route | undefined;
@@ -78,6 +83,7 @@ export abstract class FakeHttpServer {
     } catch (err) {
       answer = { status: 500, body: { message: String(err) } };
     }
+    this.answers.push({ path: url.pathname, at: Date.now() });
     const headers: Record<string, string> = {
       'content-type': answer.raw !== undefined ? 'text/html; charset=utf-8' : 'application/json',
       ...answer.headers,
