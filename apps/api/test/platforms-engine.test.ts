@@ -227,6 +227,22 @@ describe('Twitch EventSub (TWITCH_EVENTSUB_CALLBACK_URL set)', () => {
     s.socket.close();
   });
 
+  it('a subscription Twitch revokes for failed deliveries is made again while the session runs', async () => {
+    const s = await twitchStreamer('revoked_sub', pushed);
+    twitch.setLive('revoked_sub', true, 8);
+    expect((await start(s)).event).toBe('stream-started');
+    const user = twitch.users.get('revoked_sub');
+    const first = await waitFor(() =>
+      twitch.subscriptions.find((x) => x.broadcasterId === user?.id && x.status === 'enabled'),
+    );
+    expect(await twitch.revokeSubscriptions('revoked_sub')).toEqual([204]);
+    const again = await waitFor(() =>
+      twitch.subscriptions.find((x) => x.broadcasterId === user?.id && x.status === 'enabled'),
+    );
+    expect(again.id).not.toBe(first.id);
+    s.socket.close();
+  });
+
   it('refuses unsigned and wrongly signed messages; a stale or repeated one is acknowledged and ignored', async () => {
     const body = JSON.stringify({ challenge: 'abc', subscription: { id: 'x', type: 'stream.offline' } });
     const now = new Date().toISOString();

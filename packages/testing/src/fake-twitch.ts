@@ -123,6 +123,34 @@ export class FakeTwitch extends FakeHttpServer {
     }
   }
 
+  /**
+   * Twitch revokes the channel's subscriptions (its reasons: notification_failures_exceeded,
+   * authorization_revoked, user_removed, version_removed): they are gone, and a signed `revocation` message
+   * says so to each callback. Resolves with the callbacks' answers.
+   */
+  async revokeSubscriptions(login: string, status = 'notification_failures_exceeded'): Promise<number[]> {
+    const user = this.addUser(login);
+    const gone = this.subscriptions.filter((sub) => sub.broadcasterId === user.id);
+    for (const sub of gone) this.subscriptions.splice(this.subscriptions.indexOf(sub), 1);
+    const answers = await Promise.all(
+      gone.map((sub) =>
+        this.deliver(sub, 'revocation', {
+          subscription: {
+            id: sub.id,
+            type: sub.type,
+            version: '1',
+            status,
+            cost: 0,
+            condition: { broadcaster_user_id: user.id },
+            transport: { method: 'webhook', callback: sub.callback },
+            created_at: new Date().toISOString(),
+          },
+        }),
+      ),
+    );
+    return answers.map((a) => a.status);
+  }
+
   /** Posts a signed EventSub message to the subscription's callback, as Twitch does. */
   private async deliver(
     sub: FakeTwitch['subscriptions'][number],

@@ -38,7 +38,12 @@ export interface EventSubAnswer {
 /** Twitch refuses notifications older than 10 minutes; so do we (replays). */
 const EVENTSUB_MAX_AGE_MS = 10 * 60_000;
 const eventSubSchema = z.object({
-  subscription: z.object({ id: z.string(), type: z.string(), status: z.string().optional() }),
+  subscription: z.object({
+    id: z.string(),
+    type: z.string(),
+    status: z.string().optional(),
+    condition: z.object({ broadcaster_user_id: z.string().optional() }).optional(),
+  }),
   challenge: z.string().optional(),
   event: z
     .object({ broadcaster_user_id: z.string(), broadcaster_user_login: z.string().optional() })
@@ -224,8 +229,21 @@ export class TwitchPlatform extends PolledPlatform {
     if (type === 'webhook_callback_verification') return { status: 200, text: parsed.challenge ?? '' };
     if (type === 'revocation') {
       this.logger.warn({ subscription: parsed.subscription }, 'Twitch revoked an EventSub subscription');
-      const broadcaster = parsed.event?.broadcaster_user_id;
-      if (broadcaster) this.subscribed.delete(broadcaster);
+      // A revocation names its channel in the subscription's condition (it carries no event).
+      const broadcaster =
+        parsed.subscription.condition?.broadcaster_user_id ?? parsed.event?.broadcaster_user_id;
+      if (broadcaster) {
+        this.subscribed.delete(broadcaster);
+        // Dropped for failed deliveries while a session still watches: made again (the others are final).
+        if (
+          parsed.subscription.status === 'notification_failures_exceeded' &&
+          this.poller.watching(`id:${broadcaster}`)
+        ) {
+          this.subscribeOffline(broadcaster).catch((err: unknown) =>
+            this.logger.warn({ err }, 'EventSub subscription failed; polling continues'),
+          );
+        }
+      }
       return { status: 204 };
     }
     if (type === 'notification' && parsed.subscription.type === 'stream.offline' && parsed.event) {
