@@ -15,6 +15,7 @@ import {
 } from '@solana/spl-token';
 import { type Connection, Keypair, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { fundWallet } from '@strm/local-chain';
+import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../src/db/index.ts';
@@ -356,6 +357,26 @@ describe('collect refusals', () => {
     expect((await paid).amount).toBe(0.25);
     expect((await claims.collect(second.wallet, second.proof)).amount).toBe(0.25);
     expect(await tokenUnits(chain, second.keypair.publicKey)).toBe(AMOUNT);
+  });
+
+  it.each([
+    [
+      'a wallet whose beta access was revoked',
+      { hasAccess: async () => false },
+      'beta_access_required',
+      SERVER_MESSAGES.betaAccessRequired,
+    ],
+    [
+      'while the chain does not answer',
+      { chainAvailable: async () => false },
+      'network_congestion',
+      CLIENT_MESSAGES.networkCongestion,
+    ],
+  ])('refuses %s before anything is reserved', async (_what, deps, code, message) => {
+    const c = await collector();
+    await expect(claimService(deps).collect(c.wallet, c.proof)).rejects.toEqual(refused(code, message));
+    expect(await pendingOf(c.wallet)).toBe(AMOUNT);
+    expect(await server.prisma.rewardClaim.count({ where: { wallet: c.wallet } })).toBe(0);
   });
 
   it('answers nothing_to_collect to a wallet that never mined', async () => {
