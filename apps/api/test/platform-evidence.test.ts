@@ -81,6 +81,25 @@ describe('Kick: ending needs evidence', () => {
     }
   });
 
+  it('429 with and without Retry-After and a burst of 5xx are unknown reads: nothing ends before PLATFORM_MAX_FAILED_POLLS of them in a row', async () => {
+    fake.setLive('throttled', true, 6);
+    const changes: LiveStatus[] = [];
+    const unwatch = kick.watch(account('throttled'), (s) => changes.push(s));
+    fake.fail('/public/v1/channels', { status: 429, headers: { 'Retry-After': '30' } });
+    await kick.pollNow();
+    fake.fail('/public/v1/channels', { status: 429 });
+    await kick.pollNow();
+    await kick.pollNow();
+    expect(changes).toEqual([]);
+    fake.fail('/public/v1/channels', { status: 503, times: 3 });
+    await kick.pollNow();
+    await kick.pollNow();
+    expect(changes).toEqual([]);
+    await kick.pollNow();
+    expect(changes).toEqual([{ live: false, viewers: 0, unconfirmed: true }]);
+    unwatch();
+  });
+
   it("50 live streamers with Kick's wrong is_live in batches over 25: asked 25 at a time, no session ends", async () => {
     const slugs = Array.from({ length: 50 }, (_, i) => `batchlive${i}`);
     for (const s of slugs) fake.setLive(s, true, 10);
