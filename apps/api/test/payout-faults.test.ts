@@ -13,7 +13,17 @@ import {
   createSetAuthorityInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { type Connection, Keypair, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
+import {
+  ComputeBudgetProgram,
+  type Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  sendAndConfirmTransaction,
+  Transaction,
+  TransactionInstruction,
+} from '@solana/web3.js';
 import { fundWallet } from '@strm/local-chain';
 import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
@@ -461,6 +471,110 @@ describe('collect refusals', () => {
       expect.objectContaining({
         msg: 'collect: treasury balance unreadable',
         err: expect.objectContaining({ message: expect.stringContaining(`injected fault: ${step}`) }),
+      }),
+    );
+  });
+});
+
+describe('the collect proof', () => {
+  const memo = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+  /** A confirmed transaction of `instructions` signed by the wallet alone (its fee payer). */
+  const sent = (keypair: Keypair, ...instructions: TransactionInstruction[]) =>
+    sendAndConfirmTransaction(chain.local.connection, new Transaction().add(...instructions), [keypair], {
+      commitment: 'confirmed',
+    });
+  const toItself = (keypair: Keypair, lamports = 0) =>
+    SystemProgram.transfer({ fromPubkey: keypair.publicKey, toPubkey: keypair.publicKey, lamports });
+
+  it('takes a transfer to itself with a compute budget beside it', async () => {
+    const c = await collector();
+    const proof = await sent(
+      c.keypair,
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
+      toItself(c.keypair, 2),
+    );
+    expect((await claimService().collect(c.wallet, proof)).amount).toBe(0.25);
+  });
+
+  it.each([
+    [
+      'a transfer to someone else',
+      (k: Keypair) => [
+        SystemProgram.transfer({
+          fromPubkey: k.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports: 1_000_000,
+        }),
+      ],
+    ],
+    [
+      'a transfer beside another program',
+      (k: Keypair) => [
+        toItself(k, 3),
+        new TransactionInstruction({ programId: memo, keys: [], data: Buffer.from('proof') }),
+      ],
+    ],
+    [
+      'a compute budget alone',
+      (_k: Keypair) => [ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 2 })],
+    ],
+    [
+      'a system instruction that is no transfer',
+      (k: Keypair) => [
+        SystemProgram.assign({ accountPubkey: k.publicKey, programId: SystemProgram.programId }),
+      ],
+    ],
+  ])('refuses %s as a proof, keeping the pending reward', async (_what, instructions) => {
+    const c = await collector();
+    const proof = await sent(c.keypair, ...instructions(c.keypair));
+    await expect(claimService().collect(c.wallet, proof)).rejects.toEqual(
+      refused('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid),
+    );
+    expect(await pendingOf(c.wallet)).toBe(AMOUNT);
+    expect(await server.prisma.rewardClaim.count({ where: { wallet: c.wallet } })).toBe(0);
+  });
+
+  it('refuses a transfer to itself that failed on chain', async () => {
+    const c = await collector();
+    // More than the wallet holds, forwarded without simulation: it lands, and fails.
+    const tx = new Transaction().add(toItself(c.keypair, 10 * LAMPORTS_PER_SOL));
+    const proof = await chain.local.connection.sendTransaction(tx, [c.keypair], { skipPreflight: true });
+    await waitFor(
+      async () => (await chain.local.connection.getSignatureStatus(proof)).value?.confirmationStatus,
+    );
+    await expect(claimService().collect(c.wallet, proof)).rejects.toEqual(
+      refused('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid),
+    );
+    expect(await pendingOf(c.wallet)).toBe(AMOUNT);
+  });
+
+  it('refuses a signature the node cannot look up as no proof', async () => {
+    const c = await collector();
+    await expect(claimService().collect(c.wallet, 'not-a-signature')).rejects.toEqual(
+      refused('collect_signature_invalid', SERVER_MESSAGES.collectSignatureInvalid),
+    );
+    expect(await pendingOf(c.wallet)).toBe(AMOUNT);
+  });
+
+  it('answers a proof the node fails to read as a failed collect, and logs it', async () => {
+    const c = await collector();
+    const { lines, logger } = keptLogs();
+    const step = 'read the proof';
+    faults.rpc(step, 'getTransaction', async () => ({
+      jsonrpc: '2.0',
+      id: '1',
+      error: { code: -32005, message: 'Node is behind' },
+    }));
+    const claims = claimService({ connection: faults.connection(chain.local.connection), logger });
+    await expect(claims.collect(c.wallet, c.proof)).rejects.toEqual(
+      refused('payout_failed', SERVER_MESSAGES.payoutFailed),
+    );
+    expect(await pendingOf(c.wallet)).toBe(AMOUNT);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'collect: request transaction unreadable',
+        wallet: c.wallet,
+        err: expect.objectContaining({ message: 'getTransaction failed: -32005 Node is behind' }),
       }),
     );
   });
