@@ -32,6 +32,7 @@ import type { PrismaClient } from '../src/db/index.ts';
 import type { Logger } from '../src/logger.ts';
 import { createLogger } from '../src/logger.ts';
 import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
+import { signPayouts } from '../src/services/rewards/treasury.ts';
 import {
   connect,
   type EngineServer,
@@ -177,6 +178,45 @@ describe('the reconciler', () => {
     await first;
     expect(await pendingOf(wallet)).toBe(AMOUNT);
     expect(await claimOf(wallet)).toMatchObject({ status: 'failed', error: 'never sent (server restarted)' });
+  });
+});
+
+describe('the reconciler, on a node whose epoch info has no block height', () => {
+  it('reads the finalized height on its own and gives back a payout whose blockhash expired unlanded', async () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    await server.prisma.streamer.create({ data: { wallet, pendingRewardUnits: 0n } });
+    // A payout signed and recorded, never landed, its last valid block height long past.
+    const payout = signPayouts(
+      localTreasury(chain),
+      [{ wallet, amountUnits: AMOUNT }],
+      `STRM expired ${wallet}`,
+      await chain.local.connection.getLatestBlockhash('confirmed'),
+    );
+    await server.prisma.rewardClaim.create({
+      data: {
+        wallet,
+        requestSignature: `expired-${wallet}`,
+        amountUnits: AMOUNT,
+        status: 'sent',
+        payoutSignature: payout.signature,
+        payoutTransaction: payout.transaction,
+        lastValidBlockHeight: 0n,
+        sentAt: new Date(),
+      },
+    });
+    faults.rpc('read the finalized epoch (no block height in it)', 'getEpochInfo', async (real) => {
+      const answer = (await real()) as { result: Record<string, unknown> };
+      const { blockHeight: _left, ...result } = answer.result;
+      return { ...answer, result };
+    });
+    await claimService({ connection: faults.connection(chain.local.connection) }).reconcile();
+    expect(faults.methods).toContain('getBlockHeight');
+    expect(await claimOf(wallet)).toMatchObject({
+      status: 'expired',
+      error: 'payout blockhash expired before it landed',
+    });
+    expect(await pendingOf(wallet)).toBe(AMOUNT);
+    expect(await chain.local.connection.getSignatureStatus(payout.signature)).toMatchObject({ value: null });
   });
 });
 

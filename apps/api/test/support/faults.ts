@@ -51,6 +51,8 @@ type Queryable = Pick<Adapter, 'queryRaw' | 'executeRaw'>;
 interface JsonRpc {
   _rpcRequest(method: string, args: unknown[]): Promise<unknown>;
   _rpcBatchRequest(requests: Array<{ methodName: string; args: unknown[] }>): Promise<unknown[]>;
+  _buildArgs(args: unknown[], commitment?: string, encoding?: string, extra?: object): unknown[];
+  getBlockHeight(commitmentOrConfig?: string | { commitment?: string }): Promise<number>;
 }
 
 const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
@@ -100,8 +102,8 @@ export class Faults {
 
   /**
    * `connection` as the code under test sees it, its JSON-RPC requests passing through the faults. Every
-   * web3.js method sends through `_rpcRequest` or `_rpcBatchRequest` on `this`, which this object overrides;
-   * everything else is the real connection's.
+   * web3.js method sends through `_rpcRequest` or `_rpcBatchRequest` on `this`, which this object overrides
+   * (getBlockHeight, made per connection, is made again here); everything else is the real connection's.
    */
   connection(connection: Connection): Connection {
     const real = connection as unknown as JsonRpc;
@@ -121,6 +123,21 @@ export class Faults {
           ),
         ),
       );
+    };
+    // web3.js makes getBlockHeight per connection, a closure over it (one request shared by its callers): on
+    // this object it would ask the real connection directly. Here it asks through the faults, as the others.
+    faulty.getBlockHeight = async (commitmentOrConfig) => {
+      const { commitment, ...config } =
+        typeof commitmentOrConfig === 'string'
+          ? { commitment: commitmentOrConfig }
+          : (commitmentOrConfig ?? {});
+      const args = faulty._buildArgs([], commitment, undefined, config);
+      const answer = (await faulty._rpcRequest('getBlockHeight', args)) as {
+        result?: number;
+        error?: { message: string };
+      };
+      if (answer.error) throw new Error(`failed to get block height information: ${answer.error.message}`);
+      return answer.result!;
     };
     return faulty as unknown as Connection;
   }
