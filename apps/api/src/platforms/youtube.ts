@@ -315,11 +315,14 @@ export class YouTubePlatform extends PolledPlatform {
   async roomStatus(account: PlatformAccountRef): Promise<LiveStatus> {
     const entry = this.known.get(keyOf(account));
     const maxAgeMs = this.options.roomStateMaxAgeMs ?? 60_000;
-    if (entry?.last && (this.poller.watching(keyOf(account)) || Date.now() - entry.atMs < maxAgeMs)) {
+    // A stream the poller watches, or one seen live a moment ago, is answered from what is known; one last
+    // seen offline is asked again (a streamer who just went live), within the wallet's own budget.
+    const recentlyLive = entry?.last?.live === true && Date.now() - entry.atMs < maxAgeMs;
+    if (entry?.last && (this.poller.watching(keyOf(account)) || recentlyLive)) {
       return this.answer(entry.last);
     }
     if (this.quotaExhausted || !this.canCharge(account.wallet, LOOKUP_UNITS)) {
-      return { live: false, viewers: 0 };
+      return entry?.last ? this.answer(entry.last) : { live: false, viewers: 0 };
     }
     return this.liveStatus(account);
   }
