@@ -24,7 +24,13 @@ case "${1:-build}" in
     echo "agave: building strm-agave-validator (cold: ~21 min on 2 idle cores; log above on failure)…"
     # OpenSSL from Debian (libssl-dev) rather than compiled from source for secp256r1's `openssl-vendored`, as
     # the local chain does: the same OpenSSL 3 API, minutes less of a cold build.
-    OPENSSL_NO_VENDOR=1 CARGO_TARGET_DIR=$TARGET_DIR nice -n 10 cargo build --release --locked -q \
+    export OPENSSL_NO_VENDOR=1
+    # RocksDB's ~400 C++ files are most of a cold build on 2 busy cores: with Debian's librocksdb-dev (7.8)
+    # installed it is linked instead (every C function agave's ledger calls exists there; docs/chain.md#the-reference-validator).
+    if [ -z "${ROCKSDB_LIB_DIR:-}" ] && [ -e /usr/lib/x86_64-linux-gnu/librocksdb.so ]; then
+      export ROCKSDB_LIB_DIR=/usr/lib/x86_64-linux-gnu
+    fi
+    CARGO_TARGET_DIR=$TARGET_DIR nice -n 10 cargo build --release --locked -q \
       --manifest-path "$ROOT/chain/agave/Cargo.toml"
     echo "agave: strm-agave-validator built in $((SECONDS - start)) s: $BINARY"
     ;;

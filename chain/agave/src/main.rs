@@ -18,6 +18,19 @@ use solana_rpc::rpc::JsonRpcConfig;
 use solana_signer::Signer;
 use solana_test_validator::{TestValidatorGenesis, UpgradeableProgramInfo};
 
+// Linked against Debian's RocksDB 7.8 (scripts/agave/build.sh), which lacks this function of the 10.x C API: the
+// rocksdb crate names it only in a WriteBufferManager's drop, and nothing here makes one. Weak, so that a RocksDB
+// built from source (which has it) takes its place. docs/chain.md#the-reference-validator
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+std::arch::global_asm!(
+    ".pushsection .text.strm_rocksdb_write_buffer_manager_destroy,\"ax\",@progbits",
+    ".weak rocksdb_write_buffer_manager_destroy",
+    ".type rocksdb_write_buffer_manager_destroy,@function",
+    "rocksdb_write_buffer_manager_destroy:",
+    "ud2",
+    ".popsection",
+);
+
 const USAGE: &str = "usage: strm-agave-validator --program <mining.so> --program-id <address> \
 [--upgrade-authority <address>] [--host 127.0.0.1] [--rpc-port 8899] [--data-dir .data/chain] [--reset] \
 [--exit-on-stdin-close] [--ticks-per-slot N] [--dynamic-port-range A-B] [--faucet-port N]";
