@@ -9,9 +9,11 @@ import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import {
   connect,
   type EngineServer,
+  readyStreamer,
   request as socketRequest,
   selfTransfer,
   startEngineServer,
+  startStream,
   startTestChain,
   type TestChain,
   tokenUnits,
@@ -449,5 +451,77 @@ describe('adjustment limits', () => {
     s.clock.advance(31 * 86_400_000);
     expect((await raise(a, { wallet, amount: 240 })).status).toBe(200);
     expect(await pending(wallet)).toBe(240_000_000n);
+  });
+});
+
+// An approval is a decision taken when it is made: on the streamer's state and the limits as they are then.
+describe('an approval, when it is made', () => {
+  const [a, b] = [Keypair.generate().publicKey.toBase58(), Keypair.generate().publicKey.toBase58()];
+  const env = {
+    ADMIN_WALLETS: `${a},${b}`,
+    PENDING_REWARD_RAISE_PER_WALLET_DAY: '300',
+    PENDING_REWARD_RAISE_PER_ADMIN_DAY: '5000',
+    PENDING_REWARD_RAISE_TOTAL_30_DAYS: '100000',
+    PENDING_REWARD_RAISE_APPROVAL_ABOVE: '100',
+  };
+  let s: EngineServer;
+  beforeAll(async () => {
+    s = await startEngineServer(chain, { env });
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    await s?.drop();
+  });
+  const as = (on: EngineServer, by: string) => `Bearer ${issueAuthToken(on.config, by, on.clock)}`;
+  const raise = (by: string, body: object) =>
+    request(s.app.app).post('/api/v1/streamer/pending-reward').set('Authorization', as(s, by)).send(body);
+  const approve = (on: EngineServer, by: string, id: number) =>
+    request(on.app.app)
+      .post(`/api/v1/admin/pending-reward-adjustments/${id}/approve`)
+      .set('Authorization', as(on, by));
+  const statusOf = async (id: number) =>
+    (await s.prisma.pendingRewardAdjustment.findUniqueOrThrow({ where: { id } })).status;
+
+  it('is refused while the streamer is mining: the raise still waits and the reward is unchanged', async () => {
+    const streamer = await readyStreamer(chain, s);
+    await minedOnceIn(s.prisma, streamer.wallet, s.clock.now());
+    const asked = await raise(a, { wallet: streamer.wallet, amount: 150 });
+    expect(asked.status).toBe(202);
+    expect((await startStream(streamer)).event).toBe('stream-started');
+    const live = await approve(s, b, asked.body.adjustmentId);
+    expect([live.status, live.body.message]).toEqual([
+      409,
+      'Cannot adjust the pending reward while the streamer is mining',
+    ]);
+    expect(await statusOf(asked.body.adjustmentId)).toBe('pending_approval');
+    expect(
+      (await s.prisma.streamer.findUniqueOrThrow({ where: { wallet: streamer.wallet } })).pendingRewardUnits,
+    ).toBeLessThan(150_000_000n);
+    streamer.socket.close();
+  });
+
+  it('checks the limits as they are then: a cap lowered since the request refuses it', async () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    await grantAccess(s.prisma, wallet);
+    await minedOnceIn(s.prisma, wallet, s.clock.now());
+    const asked = await raise(a, { wallet, amount: 250 });
+    expect(asked.status).toBe(202);
+    // The operators lower the per-wallet cap and restart: the request, asked under 300, is decided under 200.
+    const stricter = await startEngineServer(chain, {
+      databaseUrl: s.databaseUrl,
+      clock: s.clock,
+      env: { ...env, PENDING_REWARD_RAISE_PER_WALLET_DAY: '200' },
+    });
+    try {
+      const refused = await approve(stricter, b, asked.body.adjustmentId);
+      expect([refused.status, refused.body.message]).toEqual([
+        409,
+        "This would raise the wallet's pending reward by more than 200 STRM in 24 hours",
+      ]);
+      expect(await statusOf(asked.body.adjustmentId)).toBe('pending_approval');
+      expect((await s.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits).toBe(0n);
+    } finally {
+      await stricter.close();
+    }
   });
 });
