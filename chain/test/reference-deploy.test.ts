@@ -95,7 +95,12 @@ async function writeBuffer(connection: Connection, payer: Keypair, authority: Ke
       }),
     );
   }
-  await Promise.all(writes);
+  await Promise.all(writes).catch(async (err: unknown) => {
+    // web3.js names only "Simulation failed": the answer's own error and logs say which and why.
+    if (!(err instanceof SendTransactionError)) throw err;
+    const logs = (await err.getLogs(connection).catch(() => [])) ?? [];
+    throw new Error(`a buffer write failed: ${JSON.stringify(err.transactionError)}\n${logs.join('\n')}`);
+  });
   return buffer.publicKey;
 }
 
