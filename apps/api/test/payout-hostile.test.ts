@@ -181,6 +181,87 @@ describe('a hostile wallet in a payout batch', () => {
   }, 120_000);
 });
 
+describe('a batch that lands with an error', () => {
+  it('is paid again claim by claim once its failure is finalized: the honest claims paid, the hostile one given back', async () => {
+    const [decoy, ...all] = await collectors(5);
+    const hostile = all[1]!;
+    const mint = new PublicKey(chain.local.info.mint);
+    const account = getAssociatedTokenAddressSync(mint, hostile.keypair.publicKey);
+    // Between the destinations' read and the landing, the hostile wallet makes its token account and gives it
+    // away; the RPC forwards the payout without simulating it, so the batch lands, and fails.
+    let checked = false;
+    let given = false;
+    faults.rpc('check the destinations', 'getMultipleAccounts', async (real, args) => {
+      if ((args[0] as string[]).includes(account.toBase58())) checked = true;
+      return real(args);
+    });
+    faults.rpc('send the payout without preflight', 'sendTransaction', async (real, args) => {
+      // The batch's send (the one after its check), not the decoy's.
+      if (checked && !given) {
+        given = true;
+        await sendAndConfirmTransaction(
+          chain.local.connection,
+          new Transaction().add(
+            createAssociatedTokenAccountInstruction(
+              hostile.keypair.publicKey,
+              account,
+              hostile.keypair.publicKey,
+              mint,
+            ),
+            createSetAuthorityInstruction(
+              account,
+              hostile.keypair.publicKey,
+              AuthorityType.AccountOwner,
+              Keypair.generate().publicKey,
+            ),
+          ),
+          [hostile.keypair],
+          { commitment: 'confirmed' },
+        );
+      }
+      const [transaction, config] = args as [string, object];
+      return real([transaction, { ...config, skipPreflight: true }]);
+    });
+    const held = faults.rpc('read the blockhash to sign the first payout', 'getLatestBlockhash', 'hang');
+    const { lines, logger } = keptLogs();
+    const service = claims({
+      connection: faults.connection(chain.local.connection),
+      logger,
+      payoutsInFlight: 1,
+    });
+    // The decoy's payout holds the one slot while the four reserve, so they go out together.
+    const first = service.collect(decoy!.wallet, decoy!.proof);
+    await waitFor(() => faults.hitsOf(held.step) > 0);
+    const collecting = Promise.allSettled(all.map((c) => service.collect(c.wallet, c.proof)));
+    await waitFor(
+      async () =>
+        (await server.prisma.rewardClaim.count({
+          where: { wallet: { in: all.map((c) => c.wallet) }, status: 'reserved' },
+        })) === 4,
+    );
+    held.heal();
+    await first;
+    const answers = await collecting;
+
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'payout: transaction failed on chain' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'payout: paying a failed batch again, claim by claim' }),
+    );
+    for (const [i, c] of all.entries()) {
+      if (c === hostile) continue;
+      expect([i, answers[i]!.status]).toEqual([i, 'fulfilled']);
+      expect(await tokenUnits(chain, c.keypair.publicKey)).toBe(AMOUNT);
+      expect((await claimOf(c.wallet)).status).toBe('confirmed');
+    }
+    expect(answers[1]!.status).toBe('rejected');
+    expect(await claimOf(hostile.wallet)).toMatchObject({
+      status: 'failed',
+      error: 'destination token account unusable',
+    });
+    expect(await pendingOf(hostile.wallet)).toBe(AMOUNT);
+  }, 120_000);
+});
+
 describe('the reconciler behind a lagging RPC', () => {
   it('gives back nothing on statuses read from a node behind the finalized height, and confirms once one is current', async () => {
     const [c] = await collectors(1);
