@@ -161,7 +161,7 @@ async function start(config: Config, logger: Logger, lifecycle: Lifecycle, metri
       (err) => {
         logger.fatal({ err }, 'the chain is not the one this database belongs to; stopping');
         process.stderr.write(`${err.message}\n`);
-        void shutdown('chain mismatch', 1);
+        shutdown('chain mismatch', 1).catch(() => process.exit(1));
       },
     );
     lifecycle.onClose('chain identity check', () => watch.stop());

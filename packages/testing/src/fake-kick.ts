@@ -8,7 +8,7 @@
 // - GET /public/v1/public-key: the PEM of the key webhooks are signed with (a test RSA key made here);
 // - GET /public/v1/events/subscriptions (?broadcaster_user_id=…): the app's subscriptions;
 //   DELETE /public/v1/events/subscriptions?id=…: removes them (204). A repeated POST makes a duplicate, as
-//   Kick's does (KickDevDocs issue 246), and `dropSubscriptions` removes them as Kick does after a day of
+//   Kick's does (as its developers' tracker reports), and `dropSubscriptions` removes them as Kick does after a day of
 //   failed deliveries;
 // - POST /public/v1/events/subscriptions: livestream.status.updated, delivered when the channel's stream starts
 //   or ends to `webhookUrl` (the app's webhook URL, set in its settings on Kick) with Kick-Event-* headers and
@@ -29,8 +29,8 @@ interface KickUser {
 /** Kick's documented misbehaviours, each off unless a test sets it. */
 export interface KickMisbehaviour {
   /**
-   * Batches of more channels than this answer is_live false for every other live channel in them (KickDevDocs
-   * issue 321 reports about half wrong at 50, and 20-25 reliable).
+   * Batches of more channels than this answer is_live false for every other live channel in them (Kick's
+   * developers' tracker reports about half wrong at 50, and 20-25 reliable).
    */
   wrongIsLiveAbove?: number;
   /** Slugs left out of every channels answer while set (as an unknown slug: 200 with the others only). */

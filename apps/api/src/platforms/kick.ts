@@ -19,7 +19,7 @@ import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 const LABEL = 'Kick';
 /**
  * Channels asked per request. Kick takes 50, but batches that large answer is_live false for about half of
- * the live channels (KickDevDocs issue 321); 25 or fewer answer right (docs/platforms-youtube-kick.md#kick).
+ * the live channels, as Kick's developers' tracker reports; 25 or fewer answer right (docs/platforms-youtube-kick.md#kick).
  */
 export const KICK_CHANNELS_PAGE = 25;
 export const KICK_SCOPES = 'user:read channel:read events:subscribe';

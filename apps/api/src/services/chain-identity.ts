@@ -61,10 +61,12 @@ export function watchChainIdentity(
     } catch (err) {
       if (err instanceof ChainMismatchError) return onMismatch(err);
       logger.warn({ err }, 'the chain did not answer its genesis hash; checking again');
-      if (!stopped) timer = setTimeout(() => void attempt(), intervalMs);
+      if (!stopped) timer = setTimeout(retry, intervalMs);
     }
   };
-  timer = setTimeout(() => void attempt(), intervalMs);
+  const retry = () =>
+    attempt().catch((err: unknown) => logger.error({ err }, 'the chain identity check failed unexpectedly'));
+  timer = setTimeout(retry, intervalMs);
   return {
     stop() {
       stopped = true;
