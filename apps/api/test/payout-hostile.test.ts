@@ -72,6 +72,28 @@ async function collectors(n: number) {
   );
 }
 
+type Collector = Awaited<ReturnType<typeof collectors>>[number];
+
+/**
+ * `all` collecting at once, paid in one transaction: with one payout in flight, the decoy's holds it (its
+ * blockhash read waits) until every one of them has reserved its claim.
+ */
+async function collectTogether(service: ClaimService, decoy: Collector, all: Collector[]) {
+  const held = faults.rpc('read the blockhash to sign the first payout', 'getLatestBlockhash', 'hang');
+  const first = service.collect(decoy.wallet, decoy.proof);
+  await waitFor(() => faults.hitsOf(held.step) > 0);
+  const collecting = Promise.allSettled(all.map((c) => service.collect(c.wallet, c.proof)));
+  await waitFor(
+    async () =>
+      (await server.prisma.rewardClaim.count({
+        where: { wallet: { in: all.map((c) => c.wallet) }, status: 'reserved' },
+      })) === all.length,
+  );
+  held.heal();
+  await first;
+  return collecting;
+}
+
 describe('a hostile wallet in a payout batch', () => {
   it('reassigning its token account after the check fails only itself: the honest seven are paid, and it is paid alone afterwards', async () => {
     const [decoy, ...all] = await collectors(9);
@@ -119,26 +141,12 @@ describe('a hostile wallet in a payout batch', () => {
       return answer;
     });
     const { lines, logger } = keptLogs();
-    // One payout in flight: a first collect holds it (its blockhash read waits) while the eight reserve their
-    // claims, which then go out together in one transaction.
-    const held = faults.rpc('read the blockhash to sign the first payout', 'getLatestBlockhash', 'hang');
     const service = claims({
       connection: faults.connection(chain.local.connection),
       logger,
       payoutsInFlight: 1,
     });
-    const first = service.collect(decoy!.wallet, decoy!.proof);
-    await waitFor(() => faults.hitsOf(held.step) > 0);
-    const collecting = Promise.allSettled(all.map((c) => service.collect(c.wallet, c.proof)));
-    await waitFor(
-      async () =>
-        (await server.prisma.rewardClaim.count({
-          where: { wallet: { in: all.map((c) => c.wallet) }, status: 'reserved' },
-        })) === 8,
-    );
-    held.heal();
-    await first;
-    const answers = await collecting;
+    const answers = await collectTogether(service, decoy!, all);
 
     expect(reassigned).toBe(true);
     // The check that the hostile wallet's account passed was the batch of all eight.
@@ -222,26 +230,13 @@ describe('a batch that lands with an error', () => {
       const [transaction, config] = args as [string, object];
       return real([transaction, { ...config, skipPreflight: true }]);
     });
-    const held = faults.rpc('read the blockhash to sign the first payout', 'getLatestBlockhash', 'hang');
     const { lines, logger } = keptLogs();
     const service = claims({
       connection: faults.connection(chain.local.connection),
       logger,
       payoutsInFlight: 1,
     });
-    // The decoy's payout holds the one slot while the four reserve, so they go out together.
-    const first = service.collect(decoy!.wallet, decoy!.proof);
-    await waitFor(() => faults.hitsOf(held.step) > 0);
-    const collecting = Promise.allSettled(all.map((c) => service.collect(c.wallet, c.proof)));
-    await waitFor(
-      async () =>
-        (await server.prisma.rewardClaim.count({
-          where: { wallet: { in: all.map((c) => c.wallet) }, status: 'reserved' },
-        })) === 4,
-    );
-    held.heal();
-    await first;
-    const answers = await collecting;
+    const answers = await collectTogether(service, decoy!, all);
 
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'payout: transaction failed on chain' }));
     expect(lines).toContainEqual(
