@@ -13,7 +13,7 @@ import { type CpuGroup, cpuGroups } from '@strm/testing/cpu-groups';
 import { processTable } from '@strm/testing/processes';
 import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 
-/** The ordinary host of issue 39's acceptance: an index of 1,000-1,400. */
+/** The ordinary host the web app's targets hold on (docs/benchmarks.md#web-app): an index of 1,000-1,400. */
 export const HOST_INDEX = { low: 1000, high: 1400, aim: Number(process.env.BENCH_WEB_HOST_INDEX ?? 1200) };
 /** A 10 ms enforcement period: a 50 ms task is slowed throughout, not run at full speed then stopped. */
 const PERIOD_US = 10_000;

@@ -22,7 +22,7 @@ export const TARGETS = {
   landingJsKb: 150,
   /** Dashboard time to interactive, median. */
   dashboardTtiMs: 800,
-  /** The landing page's main-thread CPU until the network is idle, unthrottled, median of 5 loads (issue 39). */
+  /** The landing page's main-thread CPU until the network is idle, unthrottled, median of 5 loads. */
   landingMainThreadCpuMs: 120,
 } as const;
 

@@ -101,7 +101,7 @@ describe('a streamer on Twitch', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
-  it('is refused while the channel is offline, with the spec message', async () => {
+  it('is refused while the channel is offline, with the not-live message', async () => {
     await panel().getByRole('button', { name: 'Start Mining' }).click();
     await panel().getByRole('alert').getByText(NOT_LIVE).waitFor({ timeout: 30_000 });
     expect(await status()).toBe('Ready');

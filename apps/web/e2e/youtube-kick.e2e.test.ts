@@ -1,4 +1,4 @@
-// YouTube Live and Kick end to end in Debian's Chromium (issue 40), as Twitch's: the product started against
+// YouTube Live and Kick end to end in Debian's Chromium, as Twitch's: the product started against
 // a fake YouTube and a fake Kick (in this process); for each, a streamer with Tier 1 active connects through
 // the real popup (the fake's consent page, then our /callback handing the code to the dashboard, which has
 // the server exchange it with its PKCE verifier), is refused while offline, mines while live, and is stopped

@@ -24,7 +24,7 @@ const SOCKET_MESSAGES = {
   initFailed: 'Failed to initialize socket connection',
 } as const;
 
-/** Spec §4: five reconnection attempts, from 1 s up to 5 s apart. */
+/** Five reconnection attempts, from 1 s up to 5 s apart (docs/product.md#socket). */
 const SOCKET_RECONNECT = { attempts: 5, delayMs: 1000, delayMaxMs: 5000 } as const;
 
 /** How long a request answered by an acknowledgement (activate-tier, …) waits for it. */
@@ -104,7 +104,7 @@ export function connectSocket(auth: { wallet: string; authToken: string }): void
   socket = opened;
   socketWallet = auth.wallet;
   opened.on('connect', () => setState({ connected: true, error: null }));
-  // Spec §4: on disconnect, room data, live flag, duration, mined amount and rate reset.
+  // On disconnect, room data, live flag, duration, mined amount and rate reset (docs/product.md#socket).
   opened.on('disconnect', () =>
     setState({
       connected: false,
@@ -115,8 +115,9 @@ export function connectSocket(auth: { wallet: string; authToken: string }): void
       miningRate: 0,
     }),
   );
-  // A refusal by the server (no beta access, an expired session, too many connections) says why in its
-  // data; anything else (the server unreachable) is the spec's generic message.
+  // A refusal by the server (no beta access, an expired session, too many connections) says why in its data;
+  // anything else (the server unreachable) is 'Failed to connect to server'
+  // (docs/product.md#socket-and-streaming-messages).
   opened.on('connect_error', (err?: Error & { data?: { message?: unknown } }) => {
     const refused = err?.data?.message;
     setState({ connected: false, error: typeof refused === 'string' ? refused : SOCKET_CONNECT_FAILED });

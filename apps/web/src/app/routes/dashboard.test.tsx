@@ -1,4 +1,4 @@
-// The dashboard's sections appear in the spec's order (§2 "Dashboard sections"). The sections themselves have
+// The dashboard's sections appear in the order of docs/product.md#dashboard. The sections themselves have
 // their own tests; here each is a stand-in that renders its title, so only the dashboard's composition is tested.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
@@ -54,13 +54,13 @@ vi.mock('../../lib/socket.ts', () => ({
 afterEach(cleanup);
 
 describe('Dashboard', () => {
-  it("shows its sections in the spec's order: account, rewards, controls, calculator, stream setup", async () => {
+  it('shows its sections in order: account, rewards, controls, calculator, stream setup', async () => {
     render(
       <QueryClientProvider client={new QueryClient()}>
         <Dashboard wallet="wallet" />
       </QueryClientProvider>,
     );
-    // The sections below Mining Controls come after the controls are painted (issue 25: the tier buttons
+    // The sections below Mining Controls come after the controls are painted (so the tier buttons
     // are usable sooner).
     expect(screen.getAllByRole('heading').map((h) => h.textContent)).toEqual([
       'Account',

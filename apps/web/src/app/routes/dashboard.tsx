@@ -1,8 +1,8 @@
 // The dashboard (route /, signed in with beta access): the header (logo, version, tier badge, wallet,
-// Disconnect, the admin's maintenance toggle and console link), then the sections in the spec's order
-// (§2 "Dashboard sections"): account (balance, status, wallet, time zone), Mining Rewards, Mining Controls,
+// Disconnect, the admin's maintenance toggle and console link), then the sections in the order of
+// docs/product.md#dashboard: account (balance, status, wallet, time zone), Mining Rewards, Mining Controls,
 // the Mining Calculator, then Stream Setup with the live stats. The sections below Mining Controls render once
-// the controls have been painted: the tier buttons are usable sooner (issue 25), and on a phone those
+// the controls have been painted: the tier buttons are usable sooner, and on a phone those
 // sections are below the fold.
 import { OAUTH_CODE_PLATFORMS } from '@strm/shared';
 import { useQueryClient } from '@tanstack/react-query';

@@ -6,8 +6,9 @@ import { Badge, Button } from '../ui/index.ts';
 export const DISCONNECT_LABEL = 'Disconnect';
 
 /**
- * The dashboard's frame: header in the spec's order (§2) with logo, version badge, the tier badge, then the
- * wallet, Disconnect and the admin-only maintenance toggle. The dashboard's sections render as children.
+ * The dashboard's frame: header in the order of docs/product.md#dashboard: logo, version badge, the tier
+ * badge, then the wallet, Disconnect and the admin-only maintenance toggle. The dashboard's sections render
+ * as children.
  */
 export function DashboardShell({
   logo,

@@ -1,5 +1,5 @@
-// The registration platforms as the admin console names them, and where an applicant's channel is (issue 40:
-// YouTube and Kick beside TikTok and Twitch).
+// The registration platforms as the admin console names them, and where an applicant's channel is (YouTube
+// and Kick beside TikTok and Twitch).
 import type { REGISTRATION_PLATFORMS } from '@strm/shared';
 
 type RegistrationPlatform = (typeof REGISTRATION_PLATFORMS)[number];

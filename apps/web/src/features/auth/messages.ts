@@ -1,4 +1,4 @@
-// Spec strings of the sign-in flow (§2, §5, §8).
+// The sign-in flow's words (docs/product.md#sign-in-and-screen-precedence, docs/product.md#sign-in-messages).
 export const AUTH_MESSAGES = {
   hint: 'Please connect your wallet and sign the message to continue.',
   authenticating: 'Authenticating...',

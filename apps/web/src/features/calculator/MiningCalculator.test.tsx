@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MiningCalculator } from './MiningCalculator.tsx';
 
 // The network is the boundary: /api/v1/tiers answers the default table, in camelCase with numeric
-// strings as the spec allows, out of order.
+// strings (both are accepted), out of order.
 const tiersBody = DEFAULT_TIERS.map((t, i) => ({
   id: i + 1,
   name: t.name,
@@ -44,7 +44,7 @@ const input = (label: string) => screen.getByLabelText(label) as HTMLInputElemen
 const text = (testId: string) => screen.getByTestId(testId).textContent;
 
 describe('Mining Calculator', () => {
-  it("shows 'Loading tiers...', then preselects the highest order_by with the spec's defaults", async () => {
+  it("shows 'Loading tiers...', then preselects the highest order_by with the defaults", async () => {
     renderCalculator();
     expect(screen.getByText('Loading tiers...')).toBeTruthy();
     const tier9 = await screen.findByRole('button', { name: 'Tier 9' });

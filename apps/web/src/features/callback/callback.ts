@@ -40,7 +40,7 @@ export function readCallback(url: URL): CallbackInput {
   }
   const code = url.searchParams.get('code');
   const state = url.searchParams.get('state');
-  // YouTube's and Kick's states carry their platform (issue 40): the dashboard exchanges their code.
+  // YouTube's and Kick's states carry their platform: the dashboard exchanges their code.
   const platform = oauthStatePlatform(state);
   if (code && platform && state) return { kind: 'oauth-code', platform, code, state };
   if (code) return { kind: 'tiktok', code, ...(state ? { state } : {}) };

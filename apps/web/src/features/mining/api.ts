@@ -41,8 +41,8 @@ export function browserTimezone(): string | null {
 
 /**
  * First sign-in: a streamer whose zone was never set (timezoneSetAt null) gets the browser's, once. The
- * server does not count it as a change, so the two changes of the spec remain. Its failure is not the
- * user's doing and is not shown: the zone stays UTC and can still be chosen.
+ * server does not count it as a change, so the two changes docs/product.md#time-zone allows remain. Its
+ * failure is not the user's doing and is not shown: the zone stays UTC and can still be chosen.
  */
 export function useInitialTimezone(wallet: string, streamer: Pick<Streamer, 'timezoneSetAt'>) {
   const initial = useChangeTimezone(wallet);

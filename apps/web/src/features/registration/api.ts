@@ -28,7 +28,7 @@ export function useSubmitRegistration(wallet: string | null) {
       apiRequest('/registrations', registrationSchema, { method: 'POST', body: form }),
     onSuccess: (registration) => {
       client.setQueryData(registrationKey(wallet), registration);
-      // The spec's access-granted callback: check beta access again.
+      // Registered: read beta access again (docs/product.md#beta-access).
       void client.invalidateQueries({ queryKey: ['beta-access', wallet] });
     },
   });

@@ -1,6 +1,6 @@
 import { PRODUCT } from '@strm/shared';
 
-// Spec strings of the Beta Registration screen (§2, §5).
+// The Beta Registration screen's words (docs/product.md#beta-registration).
 export const REGISTRATION_MESSAGES = {
   title: 'Beta Registration',
   intro: `Join the ${PRODUCT} Mining Platform beta program and start earning rewards for your content creation.`,

@@ -134,7 +134,8 @@ export function useConnection(
     setConnecting(false);
     setLimitReached(message || SERVER_MESSAGES.dailyLimitReached);
   });
-  // Spec §4: the rate increase ends the session; the panel disconnects and asks to reconnect.
+  // The rate increase ends the session; the panel disconnects and asks to reconnect
+  // (docs/product.md#rate-increase).
   useSocketEvent('rate-increased', () => {
     if (!isLiveHere) return;
     leave();
@@ -161,8 +162,9 @@ export function useConnection(
 }
 
 /**
- * The states every panel shows alike, in the spec's precedence: maintenance, daily limit reached, live
- * (username, green 'Live' badge, 'Disconnect'), connecting; otherwise the panel's own (`children`).
+ * The states every panel shows alike (docs/product.md#connect-panels), first match wins: maintenance, daily
+ * limit reached, live (username, green 'Live' badge, 'Disconnect'), connecting; otherwise the panel's own
+ * (`children`).
  */
 export function ConnectionStates({
   connection,

@@ -1,4 +1,4 @@
-// The YouTube and Kick connect panels (issue 40): the same states and messages as Twitch's (loading, daily
+// The YouTube and Kick connect panels: the same states and messages as Twitch's (loading, daily
 // limit reached, live, connecting, verified with Start Mining, the red error and blue info banners,
 // maintenance), with the platform's name. Unverified, one button: the platform's consent page opens in a
 // popup, /callback hands the code back here, and the server exchanges it (PKCE) and verifies the account it

@@ -94,7 +94,8 @@ export function PlatformPanel({
     setError(message);
   });
 
-  // Spec §5: the Twitch token arrives from our own /callback page only, with type TWITCH_AUTH and a token.
+  // The Twitch token arrives from our own /callback page only, with type TWITCH_AUTH and a token
+  // (docs/product.md#verification).
   useEffect(() => {
     if (platform !== 'twitch') return;
     const onMessage = (event: MessageEvent) => {

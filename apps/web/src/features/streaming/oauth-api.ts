@@ -1,4 +1,4 @@
-// YouTube's and Kick's requests (issue 40): the authorization URL of this attempt, and the code's exchange
+// YouTube's and Kick's requests: the authorization URL of this attempt, and the code's exchange
 // (which verifies the account and refreshes the platforms' status).
 import { type OAuthCodePlatform, oauthExchangeResponseSchema, twitchAuthResponseSchema } from '@strm/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';

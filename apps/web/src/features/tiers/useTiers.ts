@@ -1,14 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiRequestError, apiRequest, InvalidAnswerError } from '../../lib/api.ts';
 
-/** Spec §8/§9: tier fetches. */
+/** Tier fetches (docs/product.md#constants, tier list retries). */
 const TIER_FETCH_RETRY = { maxAttempts: 3, baseDelayMs: 1000, invalidFormatDelayMs: 1000 } as const;
 
 export const LOADING_TIERS = 'Loading tiers...';
 export const TIERS_NOT_FOUND = 'Tiers not found';
 export const TIERS_FAILED = 'Failed to fetch tiers after multiple attempts';
 
-/** Spec §8/§9: at most 3 attempts; 404 stops at once; an invalid list retries after a flat delay. */
+/**
+ * At most 3 attempts; 404 stops at once; an invalid list retries after a flat delay
+ * (docs/product.md#tier-messages).
+ */
 export function shouldRetryTiers(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiRequestError && error.status === 404) return false;
   return failureCount < TIER_FETCH_RETRY.maxAttempts - 1;

@@ -1,6 +1,6 @@
-// The pending-reward adjustments (issue 36): the raises waiting for a second admin first, each with Approve
-// and Reject; then what was applied or rejected, by whom. The server refuses an admin's decision on their own
-// request, and says why.
+// The pending-reward adjustments (docs/security.md#pending-reward-adjustments): the raises waiting for a
+// second admin first, each with Approve and Reject; then what was applied or rejected, by whom. The server
+// refuses an admin's decision on their own request, and says why.
 import type { Adjustment } from '@strm/shared';
 import { useState } from 'react';
 import { Alert, Badge, Button, Table } from '../../../components/ui/index.ts';

@@ -13,9 +13,9 @@ const KNOWN_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The error from ?authError= with the spec's hint; the parameter is removed from the URL after 5 s. Only
- * the app's own messages are shown: any other text (a crafted link's "send your seed phrase to…") shows as
- * 'Authentication failed'.
+ * The error from ?authError= with the hint of docs/product.md#landing-page; the parameter is removed from the
+ * URL after 5 s. Only the app's own messages are shown: any other text (a crafted link's "send your seed
+ * phrase to…") shows as 'Authentication failed'.
  */
 export function AuthErrorBanner() {
   const [params, setParams] = useSearchParams();

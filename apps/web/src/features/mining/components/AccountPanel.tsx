@@ -101,8 +101,8 @@ export function TimezoneSelector({
   }, []);
   const pending = change.isPending ? change : initial.isPending ? initial : null;
   const shown = pending?.variables ?? streamer.timezone;
-  // Some 400 zones: rendered after the dashboard's first paint (they were most of its first render's work,
-  // issue 25); until then the select holds the zone it shows.
+  // Some 400 zones: rendered after the dashboard's first paint (they were most of its first render's work);
+  // until then the select holds the zone it shows.
   const listed = useAfterPaint(true);
   const options = useMemo(() => (listed ? zones(shown) : [shown]), [listed, shown]);
   const exhausted = streamer.timezoneChangedTimes > TIMEZONE_MAX_CHANGES;

@@ -68,7 +68,7 @@ export function LiveStats({
   const remainingDaily = Math.max(0, dailyLimit - dailyUsed);
   const amber = dailyLimit > 0 && remainingDaily < DAILY_LIMIT_WARNING_SECONDS;
   const rate = live.isLive ? live.miningRate : (stats?.miningRate ?? 0);
-  // Spec §9: on the dashboard, daily earnings are the tier's whole daily limit in hours at the current rate.
+  // On the dashboard, daily earnings are the tier's whole daily limit in hours at the current rate.
   const earnings =
     dailyLimit > 0 ? dashboardEarnings({ daily_mining_limit_seconds: dailyLimit }, rate) : null;
 

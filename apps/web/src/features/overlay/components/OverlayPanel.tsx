@@ -1,5 +1,6 @@
-// The dashboard's overlay panel (issue 24): create, rotate or revoke the overlay link, pick its theme with a
-// live preview, opt in to showing the pending reward, and make the public mining card public or not.
+// The dashboard's overlay panel (docs/platforms.md#the-overlay-and-the-public-card): create, rotate or revoke
+// the overlay link, pick its theme with a live preview, opt in to showing the pending reward, and make the
+// public mining card public or not.
 import {
   type LiveState,
   type MiningStats,
