@@ -142,7 +142,7 @@ describe('activation carries the deposit the user was shown', () => {
     );
   });
 
-  it('refuses a deactivation without an active record, in the spec’s words', async () => {
+  it('refuses a deactivation without an active record, in the words users see', async () => {
     const accounts = new Map([[configPda().toBase58(), await configAccount([])]]);
     const program = miningProgram(chainWith(accounts));
     await expect(deactivateTierInstruction(program, wallet)).rejects.toThrow('Not an active miner.');

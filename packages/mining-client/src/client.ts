@@ -171,7 +171,10 @@ export async function encodeStreamer(program: MiningProgram, streamer: StreamerA
   });
 }
 
-/** Spec §4: activeTier from tierName, isMining from isActive; no record or any error reads as inactive. */
+/**
+ * The mining status (docs/product.md#mining-status): activeTier from tierName, isMining from isActive; no
+ * record or any error reads as inactive.
+ */
 export async function streamerStatus(
   program: MiningProgram,
   wallet: PublicKey,

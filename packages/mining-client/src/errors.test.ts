@@ -9,7 +9,7 @@ import {
 } from './errors.ts';
 
 describe('program error mapping', () => {
-  it('takes codes 6000-6006 from the program’s IDL, in the spec’s order and words, then its own', () => {
+  it('takes codes 6000-6006 from the program’s IDL, in the product’s order and words, then its own', () => {
     expect(Object.entries(PROGRAM_ERRORS).map(([code, e]) => [Number(code), e.name, e.message])).toEqual([
       [6000, 'Unauthorized', 'Unauthorized access.'],
       [6001, 'AlreadyActive', 'Already active miner.'],

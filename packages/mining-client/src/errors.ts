@@ -6,8 +6,8 @@ import type { Mining } from './idl/mining.ts';
 export type ProgramErrorCode = Mining['errors'][number]['code'];
 
 /**
- * The program's own errors (the spec's 6000-6006, then the program's additions) as its IDL declares them,
- * so the client never restates them.
+ * The program's own errors (6000-6006 as docs/product.md#on-chain-errors lists them, then the program's
+ * additions) as its IDL declares them, so the client never restates them.
  */
 export const PROGRAM_ERRORS = Object.fromEntries(
   idl.errors.map((e) => [e.code, { name: e.name, message: e.msg }]),

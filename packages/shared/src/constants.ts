@@ -1,4 +1,4 @@
-// Business constants of the product spec (§9) and the design card. One source of truth for both apps.
+// Business constants (docs/product.md#constants) and the design card's. One source of truth for both apps.
 
 declare const __PRODUCT_NAME__: string | undefined;
 declare const process: { env: Record<string, string | undefined> } | undefined;
@@ -11,7 +11,7 @@ function configuredProductName(): string {
   return 'STRM';
 }
 
-/** The token ticker and product word, `{product}` in the spec. */
+/** The token ticker and product word, `STRM` in docs/product.md. */
 export const PRODUCT = configuredProductName();
 
 export const TOKEN_DECIMALS = 6;
@@ -39,7 +39,7 @@ export const TIMEZONE_MAX_CHANGES = 1;
 export const TWITCH_AUTH_MESSAGE_TYPE = 'TWITCH_AUTH';
 
 export const PLATFORMS = ['tiktok', 'twitch', 'youtube', 'kick'] as const;
-/** The platforms verified by an OAuth authorization-code flow with PKCE (issue 40; schemas/oauth-platforms.ts). */
+/** The platforms verified by an OAuth authorization-code flow with PKCE (schemas/oauth-platforms.ts). */
 export const OAUTH_CODE_PLATFORMS = ['youtube', 'kick'] as const;
 /** Where a streamer can mine: the real platforms, plus the demo platform a local configuration enables. */
 export const STREAM_PLATFORMS = [...PLATFORMS, 'demo'] as const;

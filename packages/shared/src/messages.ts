@@ -48,7 +48,7 @@ export const SERVER_MESSAGES = {
   /** A session ended while the database was away: its credit is written when it is back. */
   creditDelayed: 'Mining stopped. Your rewards are kept and will be credited in a moment.',
   twitchNotLive: 'Your Twitch stream is not live. Go live on Twitch, then connect again.',
-  // Platform verification (REST); the quoted ones are the spec's words.
+  // Platform verification (REST); the quoted ones are docs/product.md#streaming-and-rewards'.
   tiktokUsernameRequired: 'Please enter your TikTok username.',
   twitchUsernameRequired: 'Please enter your Twitch username.',
   twitchAuthorizeFirst: 'Please authorize with Twitch first',
@@ -64,7 +64,7 @@ export const SERVER_MESSAGES = {
     'The verification code was not found in your TikTok bio. Save it in your bio, then verify again.',
   twitchVerifiedByAuthorizing: 'Twitch accounts are verified by authorizing with Twitch',
   usernameWhileLive: 'Cannot change your username while mining is active',
-  // A live session that stops being valid (issue 18): what the user is told.
+  // A live session that stops being valid (docs/engine.md#a-sessions-life): what the user is told.
   tierReadFailed: 'Could not read your tier from the chain; please try again',
   accountChangedWhileLive:
     'Mining stopped: the platform account this session ran on changed or is no longer verified',
@@ -76,7 +76,7 @@ export const SERVER_MESSAGES = {
   oauthStateExpired: 'This authorization took too long and has expired. Please authorize again.',
   tiktokVerified: 'Your TikTok account is verified',
   twitchVerified: 'Your Twitch account is verified',
-  // YouTube Live and Kick (issue 40): the same states and messages as Twitch, with the platform's name.
+  // YouTube Live and Kick: the same states and messages as Twitch, with the platform's name.
   youtubeNotVerified: 'Please verify your YouTube account first',
   kickNotVerified: 'Please verify your Kick account first',
   youtubeNoTier: 'You must activate a mining tier before connecting to YouTube Live',

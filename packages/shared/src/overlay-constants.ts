@@ -1,4 +1,4 @@
-// The live overlay's wire names (issue 24), without zod: the overlay page imports this file alone
+// The live overlay's wire names, without zod: the overlay page imports this file alone
 // (`@strm/shared/overlay-constants`) so that its bundle stays free of the schemas.
 
 /** The Socket.IO namespace overlays join: read-only, with an overlay token instead of a session token. */

@@ -1,7 +1,7 @@
 use anchor_lang::prelude::*;
 
-/// Codes 6000-6006 are the spec's, in this order; clients map them to these messages. Later codes are
-/// this program's own additions.
+/// Codes 6000-6006 are those of docs/product.md#on-chain-errors, in this order; clients map them to
+/// these messages. Later codes are this program's own additions.
 #[error_code]
 pub enum MiningError {
     #[msg("Unauthorized access.")]

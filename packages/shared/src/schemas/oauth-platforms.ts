@@ -1,4 +1,4 @@
-// YouTube Live and Kick (issue 40): verified by an OAuth 2.0/2.1 authorization-code flow with PKCE. The
+// YouTube Live and Kick: verified by an OAuth 2.0/2.1 authorization-code flow with PKCE. The
 // server makes the state (prefixed with the platform, so /callback knows where the code goes) and keeps the
 // code_verifier; the popup hands the code and the state to the dashboard, which has the server exchange them.
 import { z } from 'zod';

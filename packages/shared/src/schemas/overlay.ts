@@ -1,4 +1,5 @@
-// The live overlay for OBS and the public mining card (issue 24): REST bodies and the overlay's events.
+// The live overlay for OBS and the public mining card (docs/platforms.md#the-overlay-and-the-public-card):
+// REST bodies and the overlay's events.
 import { z } from 'zod';
 import { OVERLAY_EVENTS, OVERLAY_THEMES } from '../overlay-constants.ts';
 import { isoTime, streamPlatformSchema } from './common.ts';

@@ -52,7 +52,7 @@ export type RegistrationRequest = z.input<typeof registrationRequestSchema>;
 
 export const registrationSchema = registrationRequestSchema.extend({
   wallet: walletSchema,
-  /** The spec's `{product}_tokens`: wallet balance (whole tokens) at submit time, read by the server. */
+  /** The wallet's balance (whole tokens) at submit time, read by the server. */
   token_balance: z.number().nonnegative(),
   created_at: z.iso.datetime(),
 });

@@ -18,7 +18,7 @@ export const clientConfigSchema = z.object({
   rpcUrl: z.string(),
   /** Whether the demo streaming platform is enabled (local configurations only). */
   demoPlatform: z.boolean(),
-  /** YouTube and Kick (issue 40): whether this deployment has their credentials (off otherwise, and said so). */
+  /** YouTube and Kick: whether this deployment has their credentials (off otherwise, and said so). */
   oauthPlatforms: z.object({ youtube: z.boolean(), kick: z.boolean() }).optional(),
   links: z.object({
     dexChart: z.string().nullable(),
