@@ -25,7 +25,7 @@ limitHeapGrowth();
 
 const N = Number(process.env.COLLECT_WALLETS ?? 1000);
 const AMOUNT = 250_000n;
-/** Issue 38's target for 1,000 wallets: every collect answered within 8 s. */
+/** The target for 1,000 wallets (docs/benchmarks.md#collects): every collect answered within 8 s. */
 const TARGET_MS = 8_000;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -255,7 +255,6 @@ if (bareAtOnce) console.log(`  engine / bare, at once: ${ratios(bareAtOnce)}`);
 const targets: Array<[string, boolean]> = [
   ['10,000 live streamers', engine.started >= 10_000],
   [`≥ 0.9× the bare server’s updates per CPU-second${bareSame ? ' (same ramp)' : ''}`, efficiency >= 0.9],
-  // Issue 38's target (the first was 1 GB).
   ['RSS < 600 MB', engine.rssMb < 600],
   ['p99 lateness < 25 ms', engine.p99 < 25],
   ['≤ 1 database transaction per session-minute', engine.transactionsPerSessionMinute <= 1],

@@ -211,7 +211,7 @@ if (capped) {
   if (one && two) {
     const ratio = two.updatesPerSecond / one.updatesPerSecond;
     console.log(
-      `  ratio 2/1 at the same offered load: updates delivered ${f(ratio, 2)}×, stream starts ${f(two.startsPerSecond / one.startsPerSecond, 2)}× (uncapped: not the issue's figure)`,
+      `  ratio 2/1 at the same offered load: updates delivered ${f(ratio, 2)}×, stream starts ${f(two.startsPerSecond / one.startsPerSecond, 2)}× (uncapped: not the target's figure)`,
     );
     if (one.updatesPerSecond >= BEHIND * one.duePerSecond) {
       console.log(

@@ -309,7 +309,7 @@ function finalise(env: Env) {
         pollIntervalMs: env.TIKTOK_POLL_INTERVAL_MS,
         maxFailedPolls: env.PLATFORM_MAX_FAILED_POLLS,
         codeTtlSeconds: env.TIKTOK_CODE_TTL_SECONDS,
-        /** The spec's TikTok API flag (off unless TIKTOK_API=on): the OAuth code exchange. */
+        /** The TikTok API flag (off unless TIKTOK_API=on, docs/product.md#constants): the code exchange. */
         apiEnabled: env.TIKTOK_API === undefined ? TIKTOK_API_ENABLED : env.TIKTOK_API === 'on',
         clientKey: env.TIKTOK_CLIENT_KEY,
         clientSecret: env.TIKTOK_CLIENT_SECRET,

@@ -1,7 +1,8 @@
-// The server's abuse limits (issue 18): a cap of sockets per wallet, a limit on handshakes per client
-// address (which `trust proxy` decides, as for REST), a socket closed when its token expires, sign-in
-// signatures already refused answered from memory, and REST limits shared by the instances of one
-// deployment through Redis (the machine's, TEST_REDIS_URL to override). Real apps over PostgreSQL.
+// The server's abuse limits (docs/security.md#rate-and-connection-limits): a cap of sockets per wallet, a
+// limit on handshakes per client address (which `trust proxy` decides, as for REST), a socket closed when its
+// token expires, sign-in signatures already refused answered from memory, and REST limits shared by the
+// instances of one deployment through Redis (the machine's, TEST_REDIS_URL to override). Real apps over
+// PostgreSQL.
 import { Keypair } from '@solana/web3.js';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { io as connectSocket, type Socket } from 'socket.io-client';

@@ -1,8 +1,8 @@
-// Beta access is the server's rule, not only a screen (issue 18): a wallet without it (nor admin) is refused
-// at the socket handshake, at the platform and mining routes, at start-stream and at collect, each saying
-// why; revoking it (admin API or CLI) ends the wallet's live session and closes its sockets. A flood of
-// events from one socket is answered by the event limit while another wallet's session keeps its updates.
-// A real server on the local chain, with the wall clock (mining-updates every 200 ms).
+// Beta access is the server's rule, not only a screen (docs/product.md#beta-access): a wallet without it (nor
+// admin) is refused at the socket handshake, at the platform and mining routes, at start-stream and at
+// collect, each saying why; revoking it (admin API or CLI) ends the wallet's live session and closes its
+// sockets. A flood of events from one socket is answered by the event limit while another wallet's session
+// keeps its updates. A real server on the local chain, with the wall clock (mining-updates every 200 ms).
 import { Keypair } from '@solana/web3.js';
 import { fundWallet } from '@strm/local-chain';
 import { SERVER_MESSAGES } from '@strm/shared';

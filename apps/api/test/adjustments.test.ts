@@ -1,7 +1,8 @@
-// Pending-reward adjustments against an insider (issue 36, M1): an admin, or whoever holds an admin's token,
-// grants a second wallet they control, raises its pending reward, collects, and repeats. The limits stop
-// that at the caps; a raise above the approval threshold waits for a second admin; every step is audited
-// and counted. A real server, PostgreSQL and the local chain (collects are real payouts).
+// Pending-reward adjustments against an insider (docs/security.md#pending-reward-adjustments): an admin, or
+// whoever holds an admin's token, grants a second wallet they control, raises its pending reward, collects,
+// and repeats. The limits stop that at the caps; a raise above the approval threshold waits for a second
+// admin; every step is audited and counted. A real server, PostgreSQL and the local chain (collects are real
+// payouts).
 import { Keypair } from '@solana/web3.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

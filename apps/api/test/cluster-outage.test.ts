@@ -1,6 +1,7 @@
-// Two API instances through one database outage (issue 26): every lease lapses while the database is away.
-// The instance that comes back first must not close the other's live sessions as orphans before that one
-// is back too: the session is re-taken by its owner (or handed over), never closed under it or run twice.
+// Two API instances through one database outage (docs/operations.md#faults): every lease lapses while the
+// database is away. The instance that comes back first must not close the other's live sessions as orphans
+// before that one is back too: the session is re-taken by its owner (or handed over), never closed under it
+// or run twice.
 import { accruedUnits, fromBaseUnits } from '@strm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

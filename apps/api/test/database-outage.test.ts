@@ -1,7 +1,8 @@
-// The API through a database outage (issue 26): a real PostgreSQL behind a proxy the test cuts, as a crash or
-// a managed failover does. Nothing unhandled reaches the process, the background loops count their failures
-// in /metrics and retry, cached reads keep answering, routes that need the database answer 503 with
-// Retry-After, /health answers states (not error text), and everything works again once it is back.
+// The API through a database outage (docs/operations.md#faults): a real PostgreSQL behind a proxy the test
+// cuts, as a crash or a managed failover does. Nothing unhandled reaches the process, the background loops
+// count their failures in /metrics and retry, cached reads keep answering, routes that need the database
+// answer 503 with Retry-After, /health answers states (not error text), and everything works again once it is
+// back.
 import { createServer, type Server } from 'node:net';
 import { Keypair } from '@solana/web3.js';
 import { CLIENT_MESSAGES } from '@strm/mining-client';
@@ -134,7 +135,7 @@ describe('a database outage', () => {
 });
 
 describe('a stalled chain', () => {
-  it('refuses tier actions and collects at once with the spec’s congestion message', async () => {
+  it('refuses tier actions and collects at once with the congestion message', async () => {
     // /health finds the RPC silent (within its 1 s probe).
     expect((await request(app.app).get('/api/v1/health')).body.chain).toEqual({
       ok: false,

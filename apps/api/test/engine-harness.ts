@@ -314,8 +314,8 @@ export async function deactivate(chain: TestChain, keypair: Keypair): Promise<st
 }
 
 /**
- * The spec's empty self-transfer that proves a collect request. Identical transactions share a signature,
- * so concurrent ones differ by `lamports` (still a transfer to itself).
+ * The empty self-transfer that proves a collect request (docs/product.md#collecting-rewards). Identical
+ * transactions share a signature, so concurrent ones differ by `lamports` (still a transfer to itself).
  */
 export async function selfTransfer(chain: TestChain, keypair: Keypair, lamports = 0): Promise<string> {
   return send(chain, keypair, [

@@ -1,7 +1,8 @@
-// A live session through database outages (issue 26), with the real engine, chain and PostgreSQL (behind a
-// proxy the test cuts): updates keep coming from memory, a checkpoint that could not be written is written
-// when the database is back, and a session that ends during an outage is credited exactly once, to the
-// second, when it returns. The instance keeps the session through it (its lease lapsed meanwhile).
+// A live session through database outages (docs/operations.md#faults), with the real engine, chain and
+// PostgreSQL (behind a proxy the test cuts): updates keep coming from memory, a checkpoint that could not be
+// written is written when the database is back, and a session that ends during an outage is credited exactly
+// once, to the second, when it returns. The instance keeps the session through it (its lease lapsed
+// meanwhile).
 import { accruedUnits, fromBaseUnits, SERVER_MESSAGES } from '@strm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -13,7 +13,7 @@ describe('GET /api/v1/health', () => {
     const res = await request(t.app).get('/api/v1/health');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('degraded');
-    // States, never an error's text (issue 18).
+    // States, never an error's text.
     expect(res.body.database).toEqual({ ok: true, state: 'ok' });
     expect(res.body.chain).toEqual({ ok: false, state: 'unreachable' });
   });

@@ -1,4 +1,4 @@
-// An overlay link's token may read its wallet's overlay and nothing else (issue 24): every REST operation that
+// An overlay link's token may read its wallet's overlay and nothing else: every REST operation that
 // takes a session token and the wallet's socket refuse it, and its overlay socket refuses every event. The
 // real app over PostgreSQL; no chain is needed to be refused. (overlay.test.ts shows a refused event has no
 // effect on a live session.)

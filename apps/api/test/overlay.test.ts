@@ -1,5 +1,6 @@
-// The live overlay and the public card (issue 24) end to end: a real server, PostgreSQL, the local chain,
-// the demo platform and a fake clock; overlays connect with socket.io-client as the overlay page does.
+// The live overlay and the public card (docs/platforms.md#the-overlay-and-the-public-card) end to end: a real
+// server, PostgreSQL, the local chain, the demo platform and a fake clock; overlays connect with
+// socket.io-client as the overlay page does.
 import { createHash } from 'node:crypto';
 import { clientEvents, OVERLAY_NAMESPACE, type OverlayState } from '@strm/shared';
 import { io as connectSocket, type Socket } from 'socket.io-client';

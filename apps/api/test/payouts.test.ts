@@ -1,4 +1,4 @@
-// The payout path under faults and load (issue 18): a send that answers an error after forwarding, a proof
+// The payout path under faults and load: a send that answers an error after forwarding, a proof
 // without `meta`, more claims in `sent` than one getSignatureStatuses call takes, maintenance, and a burst of
 // wallets collecting at once. Real local chain, real PostgreSQL; balances read on chain.
 import { Keypair } from '@solana/web3.js';

@@ -1,4 +1,4 @@
-// The YouTube and Kick adapters (issue 40) against the fake YouTube and the fake Kick: the code grant with
+// The YouTube and Kick adapters against the fake YouTube and the fake Kick: the code grant with
 // PKCE, who the account is, live, offline and viewers, token refresh, YouTube's quota (counted, spaced,
 // exhausted without ending anything) and Kick's webhooks (refused unless signed with Kick's key).
 import { randomUUID } from 'node:crypto';
@@ -292,13 +292,13 @@ describe('Kick adapter', () => {
     return { wallet: slug, username: named.username, externalId: named.id };
   }
 
-  it("builds id.kick.com's URL with PKCE S256 and the three scopes", () => {
+  it("builds id.kick.com's URL with PKCE S256 and the user's two scopes (the app token subscribes)", () => {
     const url = new URL(kick.authorizeUrl('kick.s', pkceChallenge(VERIFIER)));
     expect(url.origin + url.pathname).toBe(`${fake.url}/oauth/authorize`);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       response_type: 'code',
       client_id: fake.clientId,
-      scope: 'user:read channel:read events:subscribe',
+      scope: 'user:read channel:read',
       code_challenge_method: 'S256',
       state: 'kick.s',
     });

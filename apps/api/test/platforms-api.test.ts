@@ -88,7 +88,7 @@ describe('usernames and platform status', () => {
   it.each([
     [{ platform: 'tiktok', username: '' }, 'Username is required'],
     [{ platform: 'tiktok', username: 'no spaces' }, 'Invalid username'],
-    // YouTube and Kick name the account themselves when the streamer connects (issue 40).
+    // YouTube and Kick name the account themselves when the streamer connects.
     [{ platform: 'kick', username: 'abc' }, 'Kick accounts are verified by connecting with Kick'],
     [{ platform: 'youtube', username: 'abc' }, 'YouTube accounts are verified by connecting with YouTube'],
     [

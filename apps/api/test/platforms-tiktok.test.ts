@@ -195,7 +195,7 @@ describe('POST /tiktok/exchange-code (the TikTok API flag)', () => {
     });
   });
 
-  it('a bad or used code gives the spec message', async () => {
+  it('a bad or used code gives the exchange-failure message', async () => {
     const wallet = newWallet();
     const { state } = await authorizeTikTok(wallet, 'staleuser');
     const res = await as(oauth, wallet).post('/tiktok/exchange-code', { code: 'stale', state });

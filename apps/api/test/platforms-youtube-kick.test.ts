@@ -1,4 +1,4 @@
-// YouTube Live and Kick end to end (issue 40), as Twitch's flows: the OAuth code grant through the REST API
+// YouTube Live and Kick end to end, as Twitch's flows: the OAuth code grant through the REST API
 // (the state this wallet started, PKCE, the account's one owner), then live detection in the engine (a real
 // server: Socket.IO, PostgreSQL, the local chain) against the fake YouTube and the fake Kick: refused while
 // offline with <platform>:not-live, mining while live, ended when the stream ends; YouTube's quota exhausted

@@ -1,6 +1,7 @@
-// Issue 18, whole-session validity: a session holds only while its stake and its platform account do, from
-// the moment it starts (a deactivation landing mid-start, a rename mid-start) to a takeover by another
-// instance; live detection fails closed. Real PostgreSQL, the local chain, socket.io-client.
+// Whole-session validity (docs/engine.md#a-sessions-life): a session holds only while its stake and its
+// platform account do, from the moment it starts (a deactivation landing mid-start, a rename mid-start) to a
+// takeover by another instance; live detection fails closed. Real PostgreSQL, the local chain,
+// socket.io-client.
 import { FakeTikTok } from '@strm/testing';
 import { SERVER_MESSAGES } from '@strm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 // The typed socket contract's requests (activate-tier, deactivate-tier, collect-rewards) answered through
-// Socket.IO acknowledgements, beside the spec's events, with a typed client as the web app holds one; and a
-// payload of the wrong shape answered with an error ack naming the problem, the server still serving.
+// Socket.IO acknowledgements, beside the events of docs/product.md#socket-events, with a typed client as the
+// web app holds one; and a payload of the wrong shape answered with an error ack naming the problem, the
+// server still serving.
 import type { ClientToServerEvents, ServerToClientEvents } from '@strm/shared';
 import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';

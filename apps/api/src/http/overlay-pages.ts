@@ -1,4 +1,4 @@
-// The overlay page and the public card's page on the web app's origin (issue 24). The card is rendered
+// The overlay page and the public card's page on the web app's origin. The card is rendered
 // whole here, Open Graph tags included, so that a shared link previews (and reads) without JavaScript.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

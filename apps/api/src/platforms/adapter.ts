@@ -1,5 +1,6 @@
 // What the mining engine needs of a streaming platform. Twitch and TikTok implement it over their HTTP
-// APIs (issue 11); the demo platform (demo.ts) in memory for local use. No Express or Socket.IO here.
+// APIs (docs/platforms.md#why-no-sdks); the demo platform (demo.ts) in memory for local use. No Express or
+// Socket.IO here.
 import type { StreamPlatform } from '@strm/shared';
 
 /** A verified platform account, as stored in platform_accounts. */

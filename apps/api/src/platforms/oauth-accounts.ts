@@ -1,4 +1,4 @@
-// Verification of YouTube and Kick accounts (issue 40): the authorization URL with this attempt's state
+// Verification of YouTube and Kick accounts: the authorization URL with this attempt's state
 // (prefixed with the platform, so /callback knows where the code goes) and PKCE challenge, then the code's
 // exchange with the verifier kept here. The platform names the account (YouTube's channel and handle, Kick's
 // user and channel slug): the username is the platform's, so there is nothing to mismatch. The one-owner rule

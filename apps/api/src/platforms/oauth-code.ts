@@ -1,4 +1,4 @@
-// What YouTube's and Kick's adapters share (issue 40): the authorization-code grant with PKCE (RFC 7636) and
+// What YouTube's and Kick's adapters share: the authorization-code grant with PKCE (RFC 7636) and
 // its token endpoint (code, refresh_token and client_credentials grants, form-encoded as both document), and
 // an app token kept until shortly before it expires. Failures are PlatformErrors, as for Twitch.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// YouTube's and Kick's configuration (issue 40), kept beside their adapters and spread into config.ts: the
+// YouTube's and Kick's configuration, kept beside their adapters and spread into config.ts: the
 // variables, what they become, and the refusal of half a configuration (a client id without its secret, or
 // YouTube without its API key), which would leave the platform half on. Unset, the platform is off and the
 // dashboard says so.

@@ -1,4 +1,4 @@
-// YouTube Live (issue 40): Google OAuth 2.0 with PKCE for verification (scope youtube.readonly; the channel
+// YouTube Live: Google OAuth 2.0 with PKCE for verification (scope youtube.readonly; the channel
 // from channels.list?mine=true), and live detection that spends the Data API's daily quota (10,000 units by
 // default; each call below costs 1 unit) with care:
 // - the streamer's live broadcast is found once, when the session starts (liveBroadcasts.list with

@@ -1,5 +1,5 @@
-// The overlay link and the public card (issue 24): the signed-in streamer's settings, and a card's public
-// figures by its slug (no sign-in).
+// The overlay link and the public card (docs/platforms.md#the-overlay-and-the-public-card): the signed-in
+// streamer's settings, and a card's public figures by its slug (no sign-in).
 import {
   cardSlugSchema,
   overlayResponseSchema,

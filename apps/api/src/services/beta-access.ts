@@ -1,4 +1,4 @@
-// Beta access (the spec's check_beta_access): a registration alone gives none; an admin grants it. A
+// Beta access (docs/product.md#beta-access): a registration alone gives none; an admin grants it. A
 // change is announced on ACCESS_CHANNEL with the transaction that makes it (services/access.ts).
 import type { PrismaClient } from '../db/index.ts';
 import { DomainError } from '../errors.ts';

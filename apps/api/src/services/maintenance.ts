@@ -1,4 +1,4 @@
-// The maintenance switch (the spec's get_maintenance_status). A change is announced on PostgreSQL's
+// The maintenance switch (docs/product.md#maintenance). A change is announced on PostgreSQL's
 // NOTIFY channel inside the same transaction, so every API process (and a change made with the CLI)
 // reaches every socket through socket/maintenance.ts.
 import { type MaintenanceStatus, SERVER_MESSAGES } from '@strm/shared';

@@ -1,4 +1,4 @@
-// Beta registrations (the spec's insert and select on beta_registrations).
+// Beta registrations (docs/product.md#registration-record): insert and select on beta_registrations.
 import {
   fromBaseUnits,
   type Registration,
@@ -38,8 +38,8 @@ export async function getRegistration(prisma: PrismaClient, wallet: string): Pro
 }
 
 /**
- * Registers `wallet` (the token's) with the §5 rules of the shared schema; the token balance is read from
- * the chain here, never taken from the client. A second registration is a 409.
+ * Registers `wallet` (the token's) with the rules of the shared schema (docs/product.md#registration-form);
+ * the token balance is read from the chain here, never taken from the client. A second registration is a 409.
  */
 export async function createRegistration(
   deps: { prisma: PrismaClient; rpc: Rpc },

@@ -14,7 +14,7 @@ function recorder() {
 const silentLogger = { error: () => {} } as never;
 
 describe("the engine's outcomes on the wire", () => {
-  it('are the events the spec names, with their payloads', () => {
+  it('are the product’s socket events, with their payloads', () => {
     const { sent, wallets } = recorder();
     const events = engineEvents(wallets);
     const figures = {

@@ -29,7 +29,7 @@ function relays(events: WalletEvents): Pick<EngineEvents, 'connectedElsewhere' |
   };
 }
 
-/** The engine's outcomes as the events the spec names. */
+/** The engine's outcomes as the events of docs/product.md#socket-events. */
 export function engineEvents(wallets: WalletEvents): EngineEvents {
   return {
     update: (wallet, figures) => wallets.toWallet(wallet, 'mining-update', figures),

@@ -1,4 +1,4 @@
-// The overlays' read-only Socket.IO namespace (issue 24). An overlay connects with `auth: { overlayToken }`
+// The overlays' read-only Socket.IO namespace. An overlay connects with `auth: { overlayToken }`
 // (never a session token), joins its wallet's overlay room and its link's room, and receives what the
 // overlay feed publishes; every event it sends is refused (it may read, never act).
 import {

@@ -49,7 +49,10 @@ const EVENT_OF: Partial<Record<ErrorCode, RefusalEvent>> = {
   daily_limit_reached: 'dailyLimitReached',
 };
 
-/** What an unexpected failure of a request is told, where the spec says (else SERVER_MESSAGES.socketError). */
+/**
+ * What an unexpected failure of a request is told, where docs/product.md#mining-action-messages has words
+ * (else SERVER_MESSAGES.socketError).
+ */
 const FAILED: Partial<Record<ClientEventName, string>> = {
   'collect-rewards': SERVER_MESSAGES.payoutFailed,
 };

@@ -1,10 +1,11 @@
-// `./run start` as a person at a terminal uses it (issue 34): started in its own process group (a terminal's
-// foreground job), Ctrl-C as SIGINT to the whole group, started again, N times in a row; half the runs idle,
-// half with live streamers. Each run must exit within 10 s with code 0 (130 allowed), print no error-level
-// line and no package manager's failure, leave no process behind (nothing runs with its data directory, no
-// port of it answers) and have written its final checkpoint (every open session's accrued_until at or after
-// the Ctrl-C). At the end every streamer stops: each must have had ONE session across all the restarts
-// (resumed on reconnect, never closed and started anew), credited within a second of its live time.
+// `./run start` as a person at a terminal uses it (docs/operations.md#stop-and-restart): started in its own
+// process group (a terminal's foreground job), Ctrl-C as SIGINT to the whole group, started again, N times in
+// a row; half the runs idle, half with live streamers. Each run must exit within 10 s with code 0 (130
+// allowed), print no error-level line and no package manager's failure, leave no process behind (nothing runs
+// with its data directory, no port of it answers) and have written its final checkpoint (every open session's
+// accrued_until at or after the Ctrl-C). At the end every streamer stops: each must have had ONE session
+// across all the restarts (resumed on reconnect, never closed and started anew), credited within a second of
+// its live time.
 //   pnpm --filter @strm/api test:start-stop   (START_STOP_RUNS=20, FAULTS_STREAMERS=20 live in the second half)
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

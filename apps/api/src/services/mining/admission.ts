@@ -55,7 +55,7 @@ async function liveStatus(
     return await adapter.liveStatus(account);
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    // YouTube's quota, an authorization to renew: the platform's own message (issue 40).
+    // YouTube's quota, an authorization to renew: the platform's own message.
     const told = oauthPlatformRefusal(err);
     if (told) throw told;
     ctx.deps.logger.warn({ err, platform }, 'platform live status unavailable');

@@ -1,4 +1,4 @@
-// The spec says the rate rises with engagement but gives no rule. This is the bounded rule, off by default:
+// The product gives no rule for a rate that rises with engagement. This is the bounded rule, off by default:
 // +1 % per `viewersPerPercent` viewers reported by the platform when the session starts, at most
 // `maxBoostPercent`, applied before the tier's max cap and fixed for the session like the rate itself.
 // It is off by default because viewer counts come from the platforms and are easy to inflate.

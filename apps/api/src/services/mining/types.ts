@@ -103,7 +103,7 @@ export interface EngineEvents {
   dailyLimitReached(wallet: string, message: string, currentDailyDuration: number): void;
   /** The Twitch stream the session ran on went offline. */
   twitchNotLive(wallet: string, message: string): void;
-  /** The YouTube or Kick stream the session ran on ended (issue 40): `youtube:not-live`, `kick:not-live`. */
+  /** The YouTube or Kick stream the session ran on ended: `youtube:not-live`, `kick:not-live`. */
   platformNotLive?(wallet: string, platform: 'youtube' | 'kick', message: string): void;
   /** What the user is told beside a stop (why the session stopped being valid), or that a credit is late. */
   notice(wallet: string, message: string): void;

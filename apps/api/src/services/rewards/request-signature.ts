@@ -1,5 +1,6 @@
-// A collect request is proven by the spec's empty self-transfer: a confirmed transaction signed and paid
-// by the wallet whose only non-budget instructions are System transfers from the wallet to itself.
+// A collect request is proven by an empty self-transfer (docs/product.md#collecting-rewards): a confirmed
+// transaction signed and paid by the wallet whose only non-budget instructions are System transfers from the
+// wallet to itself.
 import {
   ComputeBudgetProgram,
   type Connection,

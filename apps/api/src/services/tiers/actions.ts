@@ -51,7 +51,8 @@ export class TierActions {
     if (await this.deps.prisma.tierEvent.findUnique({ where: { signature } })) {
       throw new DomainError('tier_tx_used', SERVER_MESSAGES.tierTxUsed);
     }
-    // The chain is not answering: the spec's congestion message now, not a transaction "not found" later.
+    // The chain is not answering: the congestion message now, not a transaction "not found" later
+    // (docs/product.md#network-congestion).
     if (this.deps.chainAvailable && !(await this.deps.chainAvailable())) {
       throw new DomainError('network_congestion', CLIENT_MESSAGES.networkCongestion);
     }
