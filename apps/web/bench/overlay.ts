@@ -1,5 +1,5 @@
 // bench:web's overlay figure: what the overlay page (an OBS browser source, loaded on every scene switch)
-// downloads, scripts and stylesheets, gzip-compressed, against the target of 60 KB.
+// downloads, scripts and stylesheets, gzip-compressed, against the target of 60 KB.
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext } from '@strm/testing';
 
