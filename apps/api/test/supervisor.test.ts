@@ -1,5 +1,6 @@
-// The supervisor that restarts the embedded PostgreSQL and the local chain when they die (issue 26), on a real
-// child process: killed, it is started again with back-off and counted; after quiesce (shutdown) it is not.
+// The supervisor that restarts the embedded PostgreSQL and the local chain when they die
+// (docs/operations.md#faults), on a real child process: killed, it is started again with back-off and
+// counted; after quiesce (shutdown) it is not.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
