@@ -336,8 +336,8 @@ is_set_up() {
 # ---- the program: std and the program as LLVM bitcode for target sbpfv3-solana, linked by sbpf-linker ----
 build() {
   setup
-  # The target spec and the linker script from a folder named by their contents rather than from this clone:
-  # cargo keys every crate's build on the spec's path and the linker's, so each new clone (CI's) would otherwise
+  # The target spec and the linker script from a folder named by their contents rather than from this clone: cargo
+  # keys every crate's build on the target spec's path and the linker's, so each new clone (CI's) would otherwise
   # compile all 153 crates again (about a minute) instead of reusing the last build.
   local specs
   specs=$CACHE/target-spec/$(cat "$HERE/sbpfv3-solana.json" "$HERE/link.sh" | sha256sum | cut -c1-16)
