@@ -14,7 +14,6 @@ import { EarningPotential, TierCards } from '../../features/tiers/index.ts';
 
 export const LANDING_MESSAGES = {
   title: `Earn ${PRODUCT} while you stream`,
-  subtitle: `Stake ${PRODUCT} to activate a mining tier, go live on TikTok or Twitch, and collect your rewards.`,
   dexChart: 'DEX Chart',
   explorer: 'Token Explorer',
   tiers: 'Mining Tiers',
@@ -23,6 +22,21 @@ export const LANDING_MESSAGES = {
   joinButton: 'Apply for the Beta',
   joinText: `The ${PRODUCT} Mining Platform is invite-only while in beta. Connect your wallet and register: selected streamers are admitted.`,
 } as const;
+
+/** The platforms a streamer can go live on here: TikTok and Twitch, then YouTube and Kick where configured. */
+export function landingSubtitle(oauthPlatforms?: { youtube: boolean; kick: boolean }): string {
+  const names = ['TikTok', 'Twitch'];
+  if (oauthPlatforms?.youtube) names.push('YouTube');
+  if (oauthPlatforms?.kick) names.push('Kick');
+  const platforms = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return `Stake ${PRODUCT} to activate a mining tier, go live on ${platforms}, and collect your rewards.`;
+}
+
+/** The hero's line under the title, naming the platforms this deployment serves once its config arrives. */
+function HeroSubtitle() {
+  const oauthPlatforms = useClientConfig().data?.oauthPlatforms;
+  return <p className="mt-2 max-w-2xl text-slate-300">{landingSubtitle(oauthPlatforms)}</p>;
+}
 
 /** The hero's links, as this deployment configures them (re-rendered alone when they arrive). */
 function HeroLinks() {
@@ -64,7 +78,7 @@ export const LandingPage = memo(function LandingPage() {
           <h1 id="hero-title" className="text-3xl font-bold text-white sm:text-4xl">
             {LANDING_MESSAGES.title}
           </h1>
-          <p className="mt-2 max-w-2xl text-slate-300">{LANDING_MESSAGES.subtitle}</p>
+          <HeroSubtitle />
           <HeroLinks />
         </section>
         <MarketStats />
