@@ -133,9 +133,8 @@ class StatementBatches<In, Out> {
 
 /**
  * Proofs read from the chain at once: a burst of collects must not open thousands of RPC requests. One full
- * JSON-RPC batch (request-signature.ts reads those of the same moment together, 100 to a batch): at 32, a rush
- * of 1,000 waited its proofs in 32 rounds and reserved its last claim 3 s in, instead of 1.2-1.7 s
- * (docs/benchmarks.md#collects).
+ * JSON-RPC batch (request-signature.ts reads those of the same moment together, 100 to a batch): fewer would
+ * make a rush wait its proofs in more rounds (docs/benchmarks.md#collects).
  */
 const PROOF_READS_AT_ONCE = 100;
 /** The treasury's balance read once serves the collects checked in the next moment. */
