@@ -13,6 +13,7 @@ import {
   SendTransactionError,
   SystemProgram,
   Transaction,
+  TransactionInstruction,
   sendAndConfirmTransaction,
 } from '@solana/web3.js';
 import { activateTierInstructions, miningProgram, streamerStatus, tokenBalance } from '@strm/mining-client';
@@ -20,7 +21,9 @@ import { describe, expect, it } from 'vitest';
 import { CHEAT_TOKEN_HEADER, readKeypair, startLocalChain } from '../ts/index.ts';
 import { openPubSub } from './pubsub-client.ts';
 import { freePortPair, rpc } from './support.ts';
-import { UNIT, chain, fundedWallet, pollInterval, useConformanceChain } from './conformance-support.ts';
+import { UNIT, chain, fundedWallet, pollInterval, send, useConformanceChain } from './conformance-support.ts';
+
+const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 useConformanceChain();
 
@@ -184,6 +187,45 @@ describe('transactions', () => {
       ]),
     ).toMatchObject({ error: { code: -32602 } });
     expect(await chain.connection.getBalance(to)).toBe(0);
+  });
+
+  it("lists an address's transactions newest first, with their memos (getSignaturesForAddress)", async () => {
+    // As an operator reads a treasury's payouts since a backup (docs/operations.md#backups).
+    const wallet = await fundedWallet();
+    const sink = Keypair.generate().publicKey;
+    const paid: string[] = [];
+    for (const memo of ['STRM claims 1', 'STRM claims 2,3', 'STRM claims 4']) {
+      paid.push(
+        await send(
+          [
+            SystemProgram.transfer({ fromPubkey: wallet.publicKey, toPubkey: sink, lamports: 1_000_000 }),
+            new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(memo) }),
+          ],
+          [wallet],
+        ),
+      );
+    }
+    const all = await chain.connection.getSignaturesForAddress(sink);
+    expect(all.map((s) => [s.signature, s.memo, s.err])).toEqual([
+      [paid[2], '[13] STRM claims 4', null],
+      [paid[1], '[15] STRM claims 2,3', null],
+      [paid[0], '[13] STRM claims 1', null],
+    ]);
+    for (const s of all) {
+      expect(s.slot).toBeGreaterThan(0);
+      expect(Math.abs(s.blockTime! - Date.now() / 1000)).toBeLessThan(60);
+    }
+    // The wallet's own history also holds its airdrop and token account, older than the payouts.
+    const own = await chain.connection.getSignaturesForAddress(wallet.publicKey, { limit: 2 });
+    expect(own.map((s) => s.signature)).toEqual([paid[2], paid[1]]);
+    const older = await chain.connection.getSignaturesForAddress(wallet.publicKey, { before: paid[1] });
+    expect(older[0]?.signature).toBe(paid[0]);
+    expect(older.length).toBeGreaterThanOrEqual(3);
+    const since = await chain.connection.getSignaturesForAddress(wallet.publicKey, { until: paid[0] });
+    expect(since.map((s) => s.signature)).toEqual([paid[2], paid[1]]);
+    expect(
+      await rpc(chain.rpcUrl, 'getSignaturesForAddress', [sink.toBase58(), { limit: 1001 }]),
+    ).toMatchObject({ error: { code: -32602 } });
   });
 });
 

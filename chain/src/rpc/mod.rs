@@ -20,6 +20,7 @@ mod blocks;
 mod cheats;
 mod minimal;
 pub mod params;
+mod signatures;
 pub mod transactions;
 
 pub use cheats::Cheats;
@@ -185,6 +186,7 @@ async fn dispatch(validator: &Validator, method: &str, params: &[Value]) -> RpcR
         "simulateTransaction" => transactions::simulate(validator, params).await,
         "getSignatureStatuses" => transactions::signature_statuses(validator, params),
         "getTransaction" => transactions::transaction(validator, params),
+        "getSignaturesForAddress" => signatures::signatures_for_address(validator, params),
         "requestAirdrop" => cheats::request_airdrop(validator, params).await,
         "strm_setAccount" => cheats::set_account(validator, params).await,
         _ => Err(RpcError::method_not_found(method)),

@@ -115,6 +115,19 @@ impl Validator {
         self.memory.lock().unwrap().txs.get(signature).map(f)
     }
 
+    /// The kept transactions, newest first, each given to `visit` until it answers false
+    /// (getSignaturesForAddress).
+    pub fn newest_first(&self, mut visit: impl FnMut(&StoredTx) -> bool) {
+        let memory = self.memory.lock().unwrap();
+        for (_, signature) in memory.order.iter().rev() {
+            if let Some(tx) = memory.txs.get(signature) {
+                if !visit(tx) {
+                    break;
+                }
+            }
+        }
+    }
+
     /// Keeps a transaction that landed, as the `seq`th, and the addresses it named.
     pub(super) fn record(
         &self,
