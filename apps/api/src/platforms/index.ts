@@ -6,6 +6,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import type { PlatformAdapter, PlatformAdapters } from './adapter.ts';
 import { DemoPlatform } from './demo.ts';
 import { KickPlatform } from './kick.ts';
+import { prismaKickSubscriptions } from './kick-subscriptions.ts';
 import { youtubeGrantRevoked, youtubeRefreshTokens } from './oauth-accounts.ts';
 import { TikTokPlatform } from './tiktok.ts';
 import { TwitchPlatform } from './twitch.ts';
@@ -27,7 +28,7 @@ export interface Platforms {
   stop(): void;
 }
 
-export function createPlatforms(deps: AppDeps & { metrics: Metrics }): Platforms {
+export function createPlatforms(deps: AppDeps & { metrics: Metrics; instanceId: string }): Platforms {
   const { config, logger, metrics } = deps;
   const { httpTimeoutMs } = config.platforms;
   const inbox = new WebhookInbox(logger);
@@ -39,7 +40,13 @@ export function createPlatforms(deps: AppDeps & { metrics: Metrics }): Platforms
     youtubeRefreshTokens(deps.prisma, config.platforms.youtube.clientSecret),
     youtubeGrantRevoked(deps.prisma),
   );
-  const kick = new KickPlatform({ ...config.platforms.kick, httpTimeoutMs, metrics }, logger, inbox);
+  // Kick's subscriptions are rows every instance shares (docs/platforms-youtube-kick.md#kick-subscriptions).
+  const kick = new KickPlatform(
+    { ...config.platforms.kick, httpTimeoutMs, metrics },
+    logger,
+    inbox,
+    prismaKickSubscriptions(deps.prisma, deps.instanceId),
+  );
   // Who is live on the demo platform is kept in the database, as a real platform's state is outside the API.
   const demo = config.demoPlatform ? (deps.demoPlatform ?? new DemoPlatform(deps.prisma)) : undefined;
   const adapters = new Map<StreamPlatform, PlatformAdapter>([

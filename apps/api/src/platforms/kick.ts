@@ -13,6 +13,8 @@ import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
 import { CachedToken, codeGrantUrl, exchangeCode, requestToken, type TokenEndpoint } from './oauth-code.ts';
+import { KickSubscriber } from './kick-subscriber.ts';
+import { type KickSubscriptionStore, memoryKickSubscriptions } from './kick-subscriptions.ts';
 import { WebhookInbox } from './webhook-inbox.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
@@ -22,7 +24,11 @@ const LABEL = 'Kick';
  * the live channels, as Kick's developers' tracker reports; 25 or fewer answer right (docs/platforms-youtube-kick.md#kick).
  */
 export const KICK_CHANNELS_PAGE = 25;
-export const KICK_SCOPES = 'user:read channel:read events:subscribe';
+/**
+ * What a streamer grants: who they are and their channel. Not events:subscribe: the app's own token makes the
+ * subscriptions (docs/platforms-youtube-kick.md#kick-subscriptions).
+ */
+export const KICK_SCOPES = 'user:read channel:read';
 /** Older messages are refused (replays), as Twitch's EventSub. */
 const WEBHOOK_MAX_AGE_MS = 10 * 60_000;
 /** A signature that fails with the key held fetches Kick's key again at most this often (key rotation). */
@@ -79,15 +85,6 @@ const channelsSchema = z.object({
   ),
 });
 const publicKeySchema = z.object({ data: z.object({ public_key: z.string().min(1) }) });
-const subscriptionsSchema = z.object({
-  data: z.array(z.object({ id: z.string(), broadcaster_user_id: z.coerce.string(), event: z.string() })),
-});
-const subscribedSchema = z.object({
-  data: z.array(
-    z.object({ name: z.string(), subscription_id: z.string().optional(), error: z.string().optional() }),
-  ),
-});
-const STATUS_EVENT = 'livestream.status.updated';
 /** Every this many polls, Kick's list of subscriptions is read to re-make those Kick dropped. */
 const SUBSCRIPTION_CHECK_ROUNDS = 10;
 const statusEventSchema = z.object({
@@ -98,12 +95,8 @@ const statusEventSchema = z.object({
 export class KickPlatform extends PolledPlatform {
   readonly platform = 'kick' as const;
   private readonly appToken: CachedToken;
-  /** Per broadcaster: the ids of its livestream.status.updated subscriptions at Kick (Kick's list is the truth). */
-  private readonly subscribed = new Map<string, string[]>();
-  /** Per broadcaster: the subscription being checked or made (one at a time). */
-  private readonly subscribing = new Map<string, Promise<void>>();
-  /** Deletions in flight (awaited by `subscriptionsSettled`). */
-  private readonly unsubscribing = new Set<Promise<void>>();
+  /** Its event subscriptions, kept with every instance's (docs/platforms-youtube-kick.md#kick-subscriptions). */
+  private readonly subscriber: KickSubscriber;
   private rounds = 0;
   private publicKey: { key: KeyObject; fetchedAtMs: number } | null = null;
   /** The key's fetch in flight: every webhook waiting for a key waits for this one request. */
@@ -115,8 +108,21 @@ export class KickPlatform extends PolledPlatform {
     private readonly options: KickOptions,
     private readonly logger: Logger,
     private readonly inbox = new WebhookInbox(logger),
+    subscriptions: KickSubscriptionStore = memoryKickSubscriptions(),
   ) {
     super(LABEL, options, logger);
+    this.subscriber = new KickSubscriber(
+      {
+        apiBaseUrl: options.apiBaseUrl,
+        httpTimeoutMs: options.httpTimeoutMs,
+        logger,
+        appToken: () => this.appToken.get(),
+        get: (url) => this.withAppToken(url),
+      },
+      subscriptions,
+      (broadcasterId) => this.poller.watching(`id:${broadcasterId}`),
+      logger,
+    );
     this.appToken = new CachedToken(() => {
       if (!this.configured) {
         this.logger.error('KICK_CLIENT_ID and KICK_CLIENT_SECRET are needed for Kick live detection');
@@ -180,22 +186,13 @@ export class KickPlatform extends PolledPlatform {
 
   override watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
     const broadcaster = this.options.webhooks ? account.externalId : null;
-    if (broadcaster) {
-      // subscribe() logs its own failures; this catch is for what it could not foresee.
-      this.subscribe(broadcaster).catch((err: unknown) =>
-        this.logger.warn({ err }, 'Kick event subscription failed; polling continues'),
-      );
-    }
     const unwatch = super.watch(account, onChange);
+    // Logs its own failures; subscriptionsSettled awaits it.
+    if (broadcaster) this.subscriber.subscribe(broadcaster);
     return () => {
       unwatch();
       // A subscription no session needs is deleted (a verified app has a subscription limit).
-      if (broadcaster && !this.poller.watching(keyOf(account))) {
-        const done = this.unsubscribe(broadcaster)
-          .catch((err: unknown) => this.logger.warn({ err }, 'Kick event unsubscription failed'))
-          .finally(() => this.unsubscribing.delete(done));
-        this.unsubscribing.add(done);
-      }
+      if (broadcaster && !this.poller.watching(keyOf(account))) this.subscriber.release(broadcaster);
     };
   }
 
@@ -330,138 +327,18 @@ export class KickPlatform extends PolledPlatform {
     return key;
   }
 
-  /**
-   * Asks Kick to send livestream.status.updated for the broadcaster, unless Kick lists one already (another
-   * instance, or an earlier run, made it): a repeated POST would make a duplicate. Kick's answer carries an
-   * `error` per event, read as a refusal (docs/platforms-youtube-kick.md#kick).
-   */
-  private subscribe(broadcasterId: string): Promise<void> {
-    if (this.subscribed.has(broadcasterId)) return Promise.resolve();
-    let pending = this.subscribing.get(broadcasterId);
-    if (!pending) {
-      pending = this.makeSubscription(broadcasterId).finally(() => this.subscribing.delete(broadcasterId));
-      this.subscribing.set(broadcasterId, pending);
-    }
-    return pending;
-  }
-
-  private async makeSubscription(broadcasterId: string): Promise<void> {
-    const url = `${this.options.apiBaseUrl}/public/v1/events/subscriptions`;
-    try {
-      const listed = await this.listSubscriptions(broadcasterId);
-      const ids = listed.get(broadcasterId) ?? [];
-      if (ids.length) {
-        this.subscribed.set(broadcasterId, ids.slice(0, 1));
-        // Duplicates (made before this rule, or by a race) go: one delivery per event is enough.
-        if (ids.length > 1) await this.deleteSubscriptions(ids.slice(1));
-        return;
-      }
-      const token = await this.appToken.get();
-      const res = await platformFetch(
-        LABEL,
-        url,
-        {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            broadcaster_user_id: Number(broadcasterId),
-            events: [{ name: STATUS_EVENT, version: 1 }],
-            method: 'webhook',
-          }),
-          timeoutMs: this.options.httpTimeoutMs,
-        },
-        this.logger,
-      );
-      if (res.status !== 200 && res.status !== 201) {
-        this.logger.warn(
-          { status: res.status, body: res.text.slice(0, 200) },
-          'Kick event subscription refused',
-        );
-        return;
-      }
-      const parsed = subscribedSchema.safeParse(expectJson(LABEL, res, this.logger, url));
-      if (!parsed.success) throw malformed(LABEL, this.logger, url, parsed.error.issues[0]);
-      const made = parsed.data.data.find((e) => e.name === STATUS_EVENT);
-      if (!made?.subscription_id || made.error) {
-        this.logger.warn(
-          { broadcasterId, error: made?.error ?? 'no subscription id' },
-          'Kick refused the event subscription; polling continues',
-        );
-        return;
-      }
-      this.subscribed.set(broadcasterId, [made.subscription_id]);
-    } catch (err) {
-      this.logger.warn({ err, broadcasterId }, 'Kick event subscription failed; polling continues');
-    }
-  }
-
-  /** Resolves once every subscription being made or deleted here is (tests; a clean shutdown). */
-  async subscriptionsSettled(): Promise<void> {
-    while (this.subscribing.size || this.unsubscribing.size) {
-      await Promise.allSettled([...this.subscribing.values(), ...this.unsubscribing]);
-    }
-  }
-
-  /** Deletes the broadcaster's subscription once no session here watches it (after a subscribe in flight). */
-  private async unsubscribe(broadcasterId: string): Promise<void> {
-    await this.subscribing.get(broadcasterId);
-    if (this.poller.watching(`id:${broadcasterId}`)) return;
-    const ids = this.subscribed.get(broadcasterId);
-    this.subscribed.delete(broadcasterId);
-    if (ids?.length) await this.deleteSubscriptions(ids);
+  /** Resolves once every subscription being made, deleted or checked here is (tests; a clean shutdown). */
+  subscriptionsSettled(): Promise<void> {
+    return this.subscriber.settled();
   }
 
   /**
-   * Kick's list against the broadcasters watched here: one Kick dropped (after a day of failed deliveries) is
-   * made again (docs/platforms-youtube-kick.md#kick). Run every SUBSCRIPTION_CHECK_ROUNDS polls.
+   * Kick's list against the shared rows, by one instance at a time: one Kick dropped (after a day of failed
+   * deliveries) is made again, duplicates and unneeded ones deleted
+   * (docs/platforms-youtube-kick.md#kick-subscriptions). Run every SUBSCRIPTION_CHECK_ROUNDS polls.
    */
-  async checkSubscriptions(accounts: PlatformAccountRef[]): Promise<void> {
-    const listed = await this.listSubscriptions();
-    for (const a of accounts) {
-      const id = a.externalId;
-      if (!id || this.subscribing.has(id)) continue;
-      const kept = this.subscribed.get(id);
-      if (kept?.some((sub) => listed.get(id)?.includes(sub))) continue;
-      this.subscribed.delete(id);
-      await this.subscribe(id);
-    }
-  }
-
-  /** GET /public/v1/events/subscriptions: livestream.status.updated subscription ids by broadcaster. */
-  private async listSubscriptions(broadcasterId?: string): Promise<Map<string, string[]>> {
-    const url = new URL(`${this.options.apiBaseUrl}/public/v1/events/subscriptions`);
-    if (broadcasterId) url.searchParams.set('broadcaster_user_id', broadcasterId);
-    const parsed = subscriptionsSchema.safeParse(await this.withAppToken(url.toString()));
-    if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
-    const result = new Map<string, string[]>();
-    for (const sub of parsed.data.data) {
-      if (sub.event !== STATUS_EVENT) continue;
-      result.set(sub.broadcaster_user_id, [...(result.get(sub.broadcaster_user_id) ?? []), sub.id]);
-    }
-    return result;
-  }
-
-  /** DELETE /public/v1/events/subscriptions?id=…. */
-  private async deleteSubscriptions(ids: string[]): Promise<void> {
-    const url = new URL(`${this.options.apiBaseUrl}/public/v1/events/subscriptions`);
-    for (const id of ids) url.searchParams.append('id', id);
-    const token = await this.appToken.get();
-    const res = await platformFetch(
-      LABEL,
-      url.toString(),
-      {
-        method: 'DELETE',
-        headers: { Authorization: `Bearer ${token}` },
-        timeoutMs: this.options.httpTimeoutMs,
-      },
-      this.logger,
-    );
-    if (res.status !== 204 && res.status !== 200) {
-      this.logger.warn(
-        { status: res.status, body: res.text.slice(0, 200) },
-        'Kick kept subscriptions asked deleted',
-      );
-    }
+  checkSubscriptions(accounts: PlatformAccountRef[]): Promise<boolean> {
+    return this.subscriber.check(accounts.flatMap((a) => (a.externalId ? [a.externalId] : [])));
   }
 
   /** A GET with the app token; a 401 gets one new token and one retry. */

@@ -84,7 +84,6 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
     logger,
   );
   const streamers = new StreamerStore(prisma);
-  const platforms = createPlatforms(deps);
   const membership = new ClusterMembership(
     prisma,
     logger,
@@ -92,6 +91,7 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
     deps.databaseUrl,
     metrics,
   );
+  const platforms = createPlatforms({ ...deps, instanceId: membership.id });
   const counters = engineCounters();
   const engine = new MiningEngine({
     lease: membership,
