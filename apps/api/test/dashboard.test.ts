@@ -1,15 +1,20 @@
 // The dashboard operators import (deploy/grafana/strm.json) against a real Prometheus (Debian's `prometheus`)
 // scraping a running API with its bearer token and loading deploy/prometheus/strm.rules.yml: every panel's
-// query returns at least one series (docs/operations.md#dashboard).
+// query returns at least one series (docs/operations.md#dashboard); then the panels are drawn from
+// Prometheus's query_range answers over the test's run and screenshotted in Chromium: the picture in
+// docs/operations.md#dashboard (STRM_DASHBOARD_SCREENSHOT=<path> writes it there; by default into
+// .test-reports/).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { launchChromium } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
+import { type Panel, type PanelData, type RangeSeries, renderDashboard } from './dashboard-render.ts';
 import { platformFetch } from '../src/platforms/fetch.ts';
 import {
   connect,
@@ -27,8 +32,12 @@ import { minedOnce } from './support.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const dashboard = JSON.parse(readFileSync(join(repo, 'deploy', 'grafana', 'strm.json'), 'utf8')) as {
-  panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+  title: string;
+  panels: Panel[];
 };
+const screenshot = process.env.STRM_DASHBOARD_SCREENSHOT
+  ? join(repo, process.env.STRM_DASHBOARD_SCREENSHOT)
+  : join(repo, '.test-reports', 'dashboard.png');
 const METRICS_TOKEN = 'dashboard-test-metrics-token-0123';
 
 let chain: TestChain;
@@ -103,6 +112,14 @@ async function query(
   return body.data!.result;
 }
 
+async function queryRange(expr: string, from: number, to: number): Promise<RangeSeries[]> {
+  const params = new URLSearchParams({ query: expr, start: String(from), end: String(to), step: '1' });
+  const res = await fetch(`${prometheusUrl}/api/v1/query_range?${params}`);
+  const body = (await res.json()) as { status: string; error?: string; data?: { result: RangeSeries[] } };
+  if (body.status !== 'success') throw new Error(`${expr}: ${body.error}`);
+  return body.data!.result;
+}
+
 /** A collect paid on chain: a reservation confirmed (the payout latency's histogram counts it). */
 async function collect(wallet: Awaited<ReturnType<typeof fundedWallets>>[number]) {
   const address = wallet.publicKey.toBase58();
@@ -122,6 +139,7 @@ async function collect(wallet: Awaited<ReturnType<typeof fundedWallets>>[number]
 
 describe('the Grafana dashboard', () => {
   it('every panel query returns a series from a real Prometheus scraping the API', async () => {
+    const from = Math.floor(Date.now() / 1000);
     const [first, second, owed] = await fundedWallets(chain, 3);
     for (const w of [first!, second!, owed!])
       await minedOnce(server.prisma, w.publicKey.toBase58(), new Date());
@@ -181,6 +199,9 @@ describe('the Grafana dashboard', () => {
       30_000,
     );
     expect(recorded).toBe(true);
+    // The second payout's units seen: the treasury's days left at the pace of payouts is finite.
+    const paced = await until(async () => Number.isFinite(await value('strm:treasury_days_left')), 60_000);
+    expect(paced).toBe(true);
     socket.disconnect();
     secondSocket.disconnect();
 
@@ -207,5 +228,32 @@ describe('the Grafana dashboard', () => {
       60_000,
     );
     expect(pending).toBe(true);
-  }, 240_000);
+
+    // The dashboard as an operator sees it: each panel drawn from Prometheus's answers since the test began.
+    const to = Math.ceil(Date.now() / 1000);
+    const data: PanelData[] = [];
+    for (const panel of dashboard.panels)
+      data.push(await Promise.all(panel.targets.map((t) => queryRange(t.expr, from, to))));
+    const page = renderDashboard(dashboard.title, dashboard.panels, data, {
+      from,
+      to,
+      source: 'Prometheus query_range, scraping a running API on the local chain',
+    });
+    const browser = await launchChromium({ timezoneId: 'UTC' });
+    try {
+      const tab = await browser.browser.newPage();
+      await tab.setViewportSize({ width: 1440, height: 900 });
+      await tab.setContent(page);
+      const drawn = await tab.$$eval('section.panel', (sections) =>
+        sections.map((s) => [s.querySelector('h2')?.textContent, Number(s.getAttribute('data-series'))]),
+      );
+      expect(drawn.filter(([, series]) => !(Number(series) > 0))).toEqual([]);
+      expect(drawn).toHaveLength(dashboard.panels.length);
+      await mkdir(dirname(screenshot), { recursive: true });
+      const png = await tab.screenshot({ path: screenshot, fullPage: true });
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      await browser.close();
+    }
+  }, 300_000);
 });
