@@ -42,6 +42,11 @@ export abstract class FakeHttpServer {
     this.faults.push({ path, fault, left: fault.times ?? 1 });
   }
 
+  /** Drops the faults not yet applied (a test's fault that outlasted the requests it was meant for). */
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (s) => {

@@ -8,7 +8,10 @@
 //   (open.tiktokapis.com): TikTok's Login Kit, for the OAuth code flow behind the TIKTOK_API flag. The
 //   authorize page returns, as the user set with `authorizeAs`, to redirect_uri?code=…&state=…; a code
 //   issued with a PKCE challenge is exchanged only with the code_verifier whose S256 matches it.
-// Control: in process (methods below) or over HTTP under /_fake.
+// Control: in process (methods below) or over HTTP under /_fake. `misbehave` switches on, per test, what
+// TikTok's web endpoints do to a server asking them often (tiktok-live-connector's reports): an anti-bot
+// page (200, HTML) instead of the room's JSON, and a room answer without the live room while the user is
+// live; 429s and 5xx bursts are `fail(path, {times})`.
 import { createHash, randomBytes } from 'node:crypto';
 import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
 
@@ -22,8 +25,18 @@ interface TikTokUser {
   likes: number;
 }
 
+/** TikTok's misbehaviours, each off unless a test sets it. */
+export interface TikTokMisbehaviour {
+  /** Handles whose room info answers the anti-bot verification page (200, HTML) instead of JSON. */
+  challenge?: Set<string>;
+  /** Handles whose room info answers statusCode 0 with no user (a live user's room not read this time). */
+  emptyRoom?: Set<string>;
+}
+
 export class FakeTikTok extends FakeHttpServer {
   readonly users = new Map<string, TikTokUser>();
+  /** What this fake does wrong now (see TikTokMisbehaviour); empty: it answers as the real endpoint does. */
+  misbehave: TikTokMisbehaviour = {};
   /** Every answer of the room info for a known user, in order: whether it said live (tests time by answers). */
   readonly roomAnswers: Array<{ uniqueId: string; live: boolean }> = [];
   private readonly codes = new Map<string, { login: string; codeChallenge?: string }>();
@@ -155,6 +168,16 @@ export class FakeTikTok extends FakeHttpServer {
   private room(uniqueId: string): Answer {
     const user = this.users.get(uniqueId.toLowerCase());
     if (!user) return { status: 200, body: { data: {}, message: 'user_not_found', statusCode: 19881007 } };
+    if (this.misbehave.challenge?.has(user.uniqueId)) {
+      return {
+        status: 200,
+        headers: { 'Content-Type': 'text/html' },
+        raw: '<!DOCTYPE html><html><head><title>Security Check</title></head><body>captcha</body></html>',
+      };
+    }
+    if (this.misbehave.emptyRoom?.has(user.uniqueId)) {
+      return { status: 200, body: { data: {}, message: '', statusCode: 0 } };
+    }
     this.roomAnswers.push({ uniqueId: user.uniqueId, live: user.live });
     return {
       status: 200,

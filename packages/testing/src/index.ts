@@ -113,7 +113,7 @@ export async function launchChromium(
 }
 
 export type { Fault } from './fake-http.ts';
-export { FakeTikTok } from './fake-tiktok.ts';
+export { FakeTikTok, type TikTokMisbehaviour } from './fake-tiktok.ts';
 export { FakeTwitch } from './fake-twitch.ts';
 export { FakeKick, type KickMisbehaviour } from './fake-kick.ts';
 export { FakeYouTube, type YouTubeMisbehaviour } from './fake-youtube.ts';
