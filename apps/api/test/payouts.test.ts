@@ -25,6 +25,7 @@ import { Faults } from './support/faults.ts';
 import { miningProgram } from '@strm/mining-client';
 import type { StreamerRecords } from '../src/services/tiers/records.ts';
 import { TierActions } from '../src/services/tiers/actions.ts';
+import { StreamerRepository } from '../src/db/streamer-repository.ts';
 
 let chain: TestChain;
 let server: EngineServer;
@@ -168,6 +169,7 @@ describe('the payout path', () => {
     };
     const tierActions = new TierActions({
       prisma: server.prisma,
+      streamers: new StreamerRepository(server.prisma),
       program: miningProgram(faulty()),
       records: { read: unreachable } as unknown as StreamerRecords,
       logger: createLogger('silent'),

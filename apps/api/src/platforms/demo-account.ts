@@ -2,10 +2,10 @@
 // unless another wallet's verified demo account has it.
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import type { StreamerStore } from '../db/streamer-store.ts';
+import type { StreamerRepository } from '../db/streamer-repository.ts';
 
 export interface DemoAccountDeps {
-  streamers: StreamerStore;
+  streamers: StreamerRepository;
   clock: Clock;
   /** Whether the wallet has a live session (on any instance). */
   isLive?(wallet: string): Promise<boolean>;

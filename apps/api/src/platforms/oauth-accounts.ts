@@ -7,6 +7,7 @@
 // streamer's authority once per session, to find the live broadcast at its start.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { type OAuthCodePlatform, SERVER_MESSAGES } from '@strm/shared';
+import type { StreamerRepository } from '../db/streamer-repository.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -21,6 +22,7 @@ import { type YouTubePlatform, YouTubeQuotaExhausted } from './youtube.ts';
 
 export interface OAuthCodeAccountsDeps {
   prisma: PrismaClient;
+  streamers: StreamerRepository;
   clock: Clock;
   logger: Logger;
   youtube: YouTubePlatform;
@@ -134,7 +136,7 @@ export class OAuthCodeAccounts {
     if (changes && (await this.deps.isLive(wallet))) {
       throw new DomainError('streamer_live', SERVER_MESSAGES.usernameWhileLive);
     }
-    await prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+    await this.deps.streamers.ensureStreamer(wallet);
     const refreshToken =
       platform === 'youtube' && named.refreshToken && this.deps.youtubeSecret
         ? sealToken(named.refreshToken, this.deps.youtubeSecret)

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Platform, PLATFORMS, type PlatformStatus, SERVER_MESSAGES } from '@strm/shared';
 import type { Clock } from '../clock.ts';
+import type { StreamerRepository } from '../db/streamer-repository.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { isUniqueViolation } from '../db/unavailable.ts';
 import { DomainError } from '../errors.ts';
@@ -16,6 +17,7 @@ import { OAuthStates, pkceChallenge } from './oauth-state.ts';
 
 export interface VerificationDeps {
   prisma: PrismaClient;
+  streamers: StreamerRepository;
   clock: Clock;
   logger: Logger;
   twitch: TwitchPlatform;
@@ -109,7 +111,7 @@ export class PlatformAccounts {
     }
     if (await this.deps.isLive(wallet))
       throw new DomainError('streamer_live', SERVER_MESSAGES.usernameWhileLive);
-    await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+    await this.deps.streamers.ensureStreamer(wallet);
     const reset = {
       username: name,
       isVerified: false,
@@ -234,7 +236,7 @@ export class PlatformAccounts {
     const username = normaliseUsername(result.username);
     if (await this.deps.isLive(wallet))
       throw new DomainError('streamer_live', SERVER_MESSAGES.usernameWhileLive);
-    await this.deps.prisma.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+    await this.deps.streamers.ensureStreamer(wallet);
     const account = await this.deps.prisma.platformAccount.upsert({
       where: { wallet_platform: { wallet, platform: 'tiktok' } },
       create: { wallet, platform: 'tiktok', username },

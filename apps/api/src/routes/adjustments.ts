@@ -78,11 +78,12 @@ const decideRoutes = {
   }),
 };
 
-export function adjustmentsRouter(deps: AppDeps, services: Pick<Services, 'engine'>): Router {
+export function adjustmentsRouter(deps: AppDeps, services: Pick<Services, 'engine' | 'streamers'>): Router {
   const router = Router();
   const { engine } = services;
   const adjustmentDeps = {
     prisma: deps.prisma,
+    streamers: services.streamers,
     clock: deps.clock,
     config: deps.config,
     counted: (outcome: AdjustmentOutcome, raised?: bigint) => {

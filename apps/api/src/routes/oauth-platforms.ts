@@ -65,19 +65,21 @@ const postKickWebhook = route({
 
 export function oauthPlatformsRouter(
   deps: AppDeps,
-  services: Pick<Services, 'platforms' | 'engine' | 'access'>,
+  services: Pick<Services, 'platforms' | 'engine' | 'access' | 'streamers'>,
 ): Router {
   const router = Router();
   const { platforms } = services;
   const isLive = (wallet: string) => services.engine.liveAnywhere(wallet);
   const accounts = new OAuthCodeAccounts({
     prisma: deps.prisma,
+    streamers: services.streamers,
     clock: deps.clock,
     logger: deps.logger,
     youtube: platforms.youtube,
     kick: platforms.kick,
     accounts: new PlatformAccounts({
       prisma: deps.prisma,
+      streamers: services.streamers,
       clock: deps.clock,
       logger: deps.logger,
       twitch: platforms.twitch,

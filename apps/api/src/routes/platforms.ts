@@ -117,12 +117,13 @@ const getTikTokAuth = route({
 
 export function platformsRouter(
   deps: AppDeps,
-  services: Pick<Services, 'platforms' | 'engine' | 'access'>,
+  services: Pick<Services, 'platforms' | 'engine' | 'access' | 'streamers'>,
 ): Router {
   const router = Router();
   const { config } = deps;
   const accounts = new PlatformAccounts({
     prisma: deps.prisma,
+    streamers: services.streamers,
     clock: deps.clock,
     logger: deps.logger,
     twitch: services.platforms.twitch,

@@ -78,7 +78,13 @@ export function streamerRouter(
   getMiningStats(router, signedIn, async (req, res) => {
     assertOwnWallet(req, walletQuerySchema.partial().parse(req.query).wallet);
     const stats = await miningStats(
-      { prisma: deps.prisma, clock: deps.clock, tiers: services.tiers, engine },
+      {
+        prisma: deps.prisma,
+        streamers: services.streamers,
+        clock: deps.clock,
+        tiers: services.tiers,
+        engine,
+      },
       walletOf(req),
     );
     res.json(stats satisfies z.input<typeof miningStatsSchema>);
@@ -87,7 +93,12 @@ export function streamerRouter(
   putTimezone(router, signedIn, async (req, res) => {
     const { timezone } = timezoneRequestSchema.parse(req.body ?? {});
     const result = await changeTimezone(
-      { prisma: deps.prisma, clock: deps.clock, isLive: (w) => engine.liveAnywhere(w) },
+      {
+        prisma: deps.prisma,
+        streamers: services.streamers,
+        clock: deps.clock,
+        isLive: (w) => engine.liveAnywhere(w),
+      },
       walletOf(req),
       timezone,
     );

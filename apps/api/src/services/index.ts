@@ -20,7 +20,7 @@ import { OverlayService } from './overlay/index.ts';
 import type { OverlayPublisher, WalletEventListener } from './overlay/feed.ts';
 import { ClaimService } from './rewards/claims.ts';
 import { decimalsRefusal, treasuryOf } from './rewards/treasury.ts';
-import { StreamerStore } from '../db/streamer-store.ts';
+import { StreamerRepository } from '../db/streamer-repository.ts';
 import { TierActions } from './tiers/actions.ts';
 import { TierCatalog } from './tiers/catalog.ts';
 
@@ -42,7 +42,7 @@ export interface Services {
   /** The streamers' records on chain (their active tier), watched; and the config account's watch. */
   records: StreamerRecords;
   /** Streamers and their platform accounts. */
-  streamers: StreamerStore;
+  streamers: StreamerRepository;
   platforms: Platforms;
   /** The mining engine: live sessions, their accrual, checkpoints and ends. */
   engine: MiningEngine;
@@ -83,7 +83,7 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
     },
     logger,
   );
-  const streamers = new StreamerStore(prisma);
+  const streamers = new StreamerRepository(prisma);
   const membership = new ClusterMembership(
     prisma,
     logger,
@@ -120,6 +120,7 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
   });
   const tierActions = new TierActions({
     prisma,
+    streamers,
     program,
     records,
     logger,
@@ -131,7 +132,7 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
     clock,
     webOrigin: config.webOrigins[0]!,
     linkTtlMs: config.overlayLinkTtlMs,
-    stats: { prisma, clock, tiers, engine },
+    stats: { prisma, streamers, clock, tiers, engine },
     publisher: outputs.overlays.publisher,
     linkEnded: outputs.overlays.linkEnded,
     updateIntervalMs: config.mining.updateIntervalMs,

@@ -2,7 +2,7 @@
 // work due on them, the writes the database owes, and the database work in flight.
 import type { StreamPlatform } from '@strm/shared';
 import type { PlatformAdapter } from '../../platforms/adapter.ts';
-import { StreamerStore } from '../../db/streamer-store.ts';
+import { StreamerRepository } from '../../db/streamer-repository.ts';
 import { scheduledEnd } from './accrual.ts';
 import { type EngineCounters, engineCounters } from './counters.ts';
 import { DueQueue } from './due-queue.ts';
@@ -48,7 +48,7 @@ export class EngineContext {
   readonly idle = new Set<string>();
   readonly queue = new DueQueue();
   readonly store: SessionStore;
-  readonly streamers: StreamerStore;
+  readonly streamers: StreamerRepository;
   readonly counters: EngineCounters;
   maintenance = false;
   readonly writes = {
@@ -80,7 +80,7 @@ export class EngineContext {
 
   constructor(readonly deps: EngineDeps) {
     this.store = new SessionStore(deps.prisma, deps.instanceId);
-    this.streamers = deps.streamers ?? new StreamerStore(deps.prisma);
+    this.streamers = deps.streamers ?? new StreamerRepository(deps.prisma);
     this.counters = deps.counters ?? engineCounters();
   }
 

@@ -9,7 +9,7 @@ import type { Logger } from '../../logger.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import type { PlatformAdapters } from '../../platforms/adapter.ts';
 import type { StreamerRecords } from '../tiers/records.ts';
-import type { StreamerStore } from '../../db/streamer-store.ts';
+import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import type { TierCatalog } from '../tiers/catalog.ts';
 import type { EngineCounters } from './counters.ts';
 import type { ErrorCode, ErrorDetails } from '../../errors.ts';
@@ -134,7 +134,7 @@ export interface EngineDeps {
   /** The database writes it counts (the benchmark reads them); its own when not given. */
   counters?: EngineCounters;
   /** Streamers and their platform accounts; over `prisma` when not given. */
-  streamers?: StreamerStore;
+  streamers?: StreamerRepository;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;

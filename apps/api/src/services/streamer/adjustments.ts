@@ -14,6 +14,7 @@ import { type Adjustment, fromBaseUnits, PRODUCT, toBaseUnits } from '@strm/shar
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { PrismaClient } from '../../db/index.ts';
+import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import { DomainError } from '../../errors.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { adminStanding } from '../admins.ts';
@@ -53,6 +54,7 @@ export type AdjustmentOutcome =
 
 export interface AdjustmentDeps {
   prisma: PrismaClient;
+  streamers: StreamerRepository;
   clock: Clock;
   config: Pick<Config, 'pendingRewardAdjustmentMax' | 'pendingRewardRaises' | 'adminWallets'>;
   /** Told of each outcome and of the base units a raise added (strm_pending_reward_adjustments_total…). */
@@ -210,11 +212,7 @@ async function adjust(
   const at = deps.clock.now();
   return deps.prisma.$transaction(async (tx) => {
     await lockAdjustments(tx);
-    await tx.streamer.upsert({
-      where: { wallet: input.wallet },
-      create: { wallet: input.wallet },
-      update: {},
-    });
+    await deps.streamers.ensureStreamer(input.wallet, tx);
     const [row] = await tx.$queryRaw<{ pending: bigint }[]>`
       SELECT pending_reward_units AS pending FROM streamers WHERE wallet = ${input.wallet} FOR UPDATE`;
     const previous = row?.pending ?? 0n;
@@ -232,7 +230,7 @@ async function adjust(
       (await raisedAloneSince(tx, new Date(at.getTime() - DAY_MS), line)) + raise >
         toBaseUnits(deps.config.pendingRewardRaises.approvalAbove);
     if (!waits)
-      await tx.streamer.update({ where: { wallet: input.wallet }, data: { pendingRewardUnits: units } });
+      await deps.streamers.setPendingReward(tx, input.wallet, units);
     const record = await tx.pendingRewardAdjustment.create({
       data: {
         wallet: input.wallet,
@@ -301,10 +299,7 @@ export async function decideAdjustment(
         at,
         exceptId: request.id,
       });
-      await tx.streamer.update({
-        where: { wallet: request.wallet },
-        data: { pendingRewardUnits: { increment: raise } },
-      });
+      await deps.streamers.raisePendingReward(tx, request.wallet, raise);
     }
     const row = await tx.pendingRewardAdjustment.update({
       where: { id: request.id },

@@ -9,6 +9,7 @@ import {
   SERVER_MESSAGES,
 } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
+import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import type { PrismaClient } from '../../db/index.ts';
 import { localDay, usedInDay } from '../mining/daily.ts';
 import type { MiningEngine } from '../mining/engine.ts';
@@ -16,6 +17,7 @@ import type { TierCatalog } from '../tiers/catalog.ts';
 
 export interface StatsDeps {
   prisma: PrismaClient;
+  streamers: StreamerRepository;
   clock: Clock;
   tiers: TierCatalog;
   engine: MiningEngine;
@@ -39,7 +41,7 @@ export function currentRate(
 
 export async function miningStats(deps: StatsDeps, wallet: string): Promise<MiningStats> {
   const now = deps.clock.now().getTime();
-  const streamer = await deps.prisma.streamer.findUnique({ where: { wallet } });
+  const streamer = await deps.streamers.streamer(wallet);
   const timezone = streamer?.timezone ?? 'UTC';
   const day = localDay(now, timezone);
   const [todaySessions, totals, collected, recent] = await Promise.all([

@@ -5,11 +5,11 @@ import type { Clock } from '../../clock.ts';
 import { type AdminDeps, isAdmin } from '../admins.ts';
 import type { TierCatalog } from '../tiers/catalog.ts';
 import { currentRate } from './mining-stats.ts';
-import type { StreamerStore } from '../../db/streamer-store.ts';
+import type { StreamerRepository } from '../../db/streamer-repository.ts';
 
 export interface ProfileDeps {
   admins: AdminDeps;
-  streamers: StreamerStore;
+  streamers: StreamerRepository;
   tiers: TierCatalog;
   clock: Clock;
   isLive(wallet: string): Promise<boolean>;

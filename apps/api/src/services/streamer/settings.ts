@@ -2,6 +2,7 @@
 import { SERVER_MESSAGES, TIMEZONE_MAX_CHANGES } from '@strm/shared';
 import type { Clock } from '../../clock.ts';
 import type { PrismaClient } from '../../db/index.ts';
+import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import { DomainError } from '../../errors.ts';
 
 /**
@@ -10,7 +11,12 @@ import { DomainError } from '../../errors.ts';
  * the live session's day boundaries depend on it.
  */
 export async function changeTimezone(
-  deps: { prisma: PrismaClient; clock: Clock; isLive(wallet: string): Promise<boolean> },
+  deps: {
+    prisma: PrismaClient;
+    streamers: StreamerRepository;
+    clock: Clock;
+    isLive(wallet: string): Promise<boolean>;
+  },
   wallet: string,
   timezone: string,
 ) {
@@ -18,7 +24,7 @@ export async function changeTimezone(
     throw new DomainError('timezone_while_live', SERVER_MESSAGES.timezoneWhileLive);
   const now = deps.clock.now();
   return deps.prisma.$transaction(async (tx) => {
-    await tx.streamer.upsert({ where: { wallet }, create: { wallet }, update: {} });
+    await deps.streamers.ensureStreamer(wallet, tx);
     const [row] = await tx.$queryRaw<{ timezone: string; changed: number; setAt: Date | null }[]>`
       SELECT timezone, timezone_changed_times AS changed, timezone_set_at AS "setAt"
         FROM streamers WHERE wallet = ${wallet} FOR UPDATE`;
@@ -28,18 +34,13 @@ export async function changeTimezone(
       timezoneSetAt: (s.timezoneSetAt ?? now).toISOString(),
     });
     if (!row?.setAt) {
-      return answer(await tx.streamer.update({ where: { wallet }, data: { timezone, timezoneSetAt: now } }));
+      return answer(await deps.streamers.setFirstTimezone(tx, wallet, timezone, now));
     }
     if (row.timezone === timezone) {
       return answer({ timezone, timezoneChangedTimes: row.changed, timezoneSetAt: row.setAt });
     }
     if (row.changed > TIMEZONE_MAX_CHANGES)
       throw new DomainError('timezone_limit', SERVER_MESSAGES.timezoneLimit);
-    return answer(
-      await tx.streamer.update({
-        where: { wallet },
-        data: { timezone, timezoneChangedTimes: { increment: 1 } },
-      }),
-    );
+    return answer(await deps.streamers.changeTimezone(tx, wallet, timezone));
   });
 }

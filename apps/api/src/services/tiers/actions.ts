@@ -6,6 +6,7 @@ import type { BorshInstructionCoder } from '@coral-xyz/anchor';
 import { CLIENT_MESSAGES, type MiningProgram } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
 import type { PrismaClient } from '../../db/index.ts';
+import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import { DomainError } from '../../errors.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Logger } from '../../logger.ts';
@@ -14,6 +15,7 @@ import { getMaintenance } from '../maintenance.ts';
 
 export interface TierActionDeps {
   prisma: PrismaClient;
+  streamers: StreamerRepository;
   program: MiningProgram;
   records: StreamerRecords;
   logger: Logger;
@@ -100,11 +102,7 @@ export class TierActions {
     const record = await this.deps.records.read(wallet);
     if (!record || record.tierName !== tier)
       throw new DomainError('tier_not_active', SERVER_MESSAGES.tierNotActive);
-    await this.deps.prisma.streamer.upsert({
-      where: { wallet },
-      create: { wallet, tierName: record.tierName, tierActivatedAt: record.activatedAt },
-      update: { tierName: record.tierName, tierActivatedAt: record.activatedAt },
-    });
+    await this.deps.streamers.mirrorTierActivation(wallet, record.tierName, record.activatedAt);
     await this.record({
       signature,
       wallet,
@@ -125,14 +123,9 @@ export class TierActions {
     }
     // A deactivation made while live ends the session (the account subscription usually did already).
     await this.deps.endLiveSession(wallet);
-    const streamer = await this.deps.prisma.streamer.findUnique({ where: { wallet } });
+    const streamer = await this.deps.streamers.streamer(wallet);
     const tierName = streamer?.tierName ?? tier ?? '';
-    if (streamer && !record) {
-      await this.deps.prisma.streamer.update({
-        where: { wallet },
-        data: { tierName: null, tierActivatedAt: null },
-      });
-    }
+    if (streamer && !record) await this.deps.streamers.mirrorTierDeactivation(wallet);
     await this.record({ signature, wallet, tierName, action: 'deactivate', amountUnits: 0n });
     return { tier: tierName, signature };
   }
