@@ -1,4 +1,4 @@
-// Kick (issue 40; docs: KickEngineering/KickDevDocs): OAuth 2.1 with PKCE at id.kick.com for verification
+// Kick (docs: KickEngineering/KickDevDocs): OAuth 2.1 with PKCE at id.kick.com for verification
 // (the user from /public/v1/users, the channel's slug from /public/v1/channels), and live detection from the
 // public channels endpoint (stream.is_live, stream.viewer_count) polled for every watched channel at once
 // (25 a request: larger batches answer a wrong is_live, docs/platforms-youtube-kick.md#kick) with an app token (client credentials), as Twitch's Helix. With KICK_WEBHOOKS=on the
