@@ -17,6 +17,7 @@ import { demoteAdmin, listAdmins, promoteAdmin } from './services/admins.ts';
 import { grantBetaAccess, revokeBetaAccess } from './services/beta-access.ts';
 import { setMaintenance } from './services/maintenance.ts';
 import { listRegistrations } from './services/registrations.ts';
+import { RESTORED_MAINTENANCE } from './services/rewards/unrecorded-payouts.ts';
 
 export const USAGE = `Usage: pnpm admin <command>
   grant <wallet>                 give a wallet beta access
@@ -169,14 +170,13 @@ export async function runBackupCommand(
   }
   print(`Restored ${file}, taken at ${takenAt ?? 'an unknown time'} (${tool}).`);
   print(
-    'Maintenance mode is on: start the API (it settles the claims in flight against the chain), lower the ' +
-      'pending rewards of wallets paid after the backup, then: pnpm admin maintenance off',
+    'Maintenance mode is on: start the API (it settles the claims in flight and records the payouts made ' +
+      'after the backup, from the chain), check its log, then: pnpm admin maintenance off',
   );
 }
 
 /** What users see while a restored database waits for the operator's check. */
-export const RESTORED_MAINTENANCE =
-  'We are restoring our records. Mining and collecting will be back shortly.';
+export { RESTORED_MAINTENANCE };
 
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });

@@ -1,6 +1,8 @@
 // Backups that restore (docs/operations.md#backups): `pnpm admin backup` with 100 open sessions and pending
-// rewards, the database destroyed, `pnpm admin restore`, everything back; and a payout in flight when the
-// backup was taken, confirmed after it, is settled from the chain on the next start, never paid again.
+// rewards, the database destroyed, `pnpm admin restore`, everything back; a payout in flight when the
+// backup was taken, confirmed after it, is settled from the chain on the next start, and a collect reserved
+// and paid entirely after the backup is found on chain (the treasury's getSignaturesForAddress) and recorded:
+// neither is paid again.
 // On the machine's PostgreSQL (an external server, whose pg_dump Debian ships; the embedded server is newer).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -82,7 +84,7 @@ describe('pnpm admin backup / restore', () => {
     );
   });
 
-  it('brings back every pending reward and open session, and settles a payout in flight from the chain', async () => {
+  it('brings back every pending reward and open session; a payout in flight or made after the backup is not paid again', async () => {
     const live = server!;
     // 100 streamers mining now (their sessions as the engine checkpoints them, run by a live instance) and
     // owed rewards.
@@ -108,13 +110,16 @@ describe('pnpm admin backup / restore', () => {
 
     // A collect paid on chain; the backup is taken while its claim was `sent` (the payout sent, not yet
     // confirmed), and the payout path records its confirmation after the backup.
-    const [collector] = await fundedWallets(chain, 1);
+    const [collector, later] = await fundedWallets(chain, 2);
     const collectorWallet = collector!.publicKey.toBase58();
-    await minedOnce(live.prisma, collectorWallet, new Date());
-    await live.prisma.streamer.update({
-      where: { wallet: collectorWallet },
-      data: { pendingRewardUnits: 3_000_000n },
-    });
+    const laterWallet = later!.publicKey.toBase58();
+    for (const [wallet, units] of [
+      [collectorWallet, 3_000_000n],
+      [laterWallet, 2_000_000n],
+    ] as const) {
+      await minedOnce(live.prisma, wallet, new Date());
+      await live.prisma.streamer.update({ where: { wallet }, data: { pendingRewardUnits: units } });
+    }
     const socket = await connect(live, collectorWallet);
     const proof = await selfTransfer(chain, collector!);
     const paid = await socketRequest(
@@ -148,6 +153,20 @@ describe('pnpm admin backup / restore', () => {
       open: await live.prisma.miningSession.findMany({ where: { endedAt: null }, orderBy: { id: 'asc' } }),
     };
     expect(before.open).toHaveLength(100);
+    // Another wallet collects after the backup: reserved and paid on chain, unknown to the backup.
+    const laterSocket = await connect(live, laterWallet);
+    const laterPaid = await socketRequest(
+      laterSocket,
+      'collect-rewards',
+      { signature: await selfTransfer(chain, later!), wallet: laterWallet },
+      ['rewards-collected', 'rewards-error'],
+    );
+    expect(laterPaid.event).toBe('rewards-collected');
+    laterSocket.disconnect();
+    const laterPayout = (
+      await live.prisma.rewardClaim.findFirstOrThrow({ where: { wallet: laterWallet, status: 'confirmed' } })
+    ).payoutSignature;
+    expect(await tokenUnits(chain, later!.publicKey)).toBe(2_000_000n);
 
     // The database is lost.
     await live.close();
@@ -199,6 +218,16 @@ describe('pnpm admin backup / restore', () => {
     expect(await server.prisma.rewardClaim.findUniqueOrThrow({ where: { id: claim.id } })).toMatchObject({
       status: 'confirmed',
     });
+    // The collect made after the backup, read from the chain: recorded as paid, its pending reward taken back.
+    expect(
+      await server.prisma.rewardClaim.findMany({
+        where: { wallet: laterWallet },
+        select: { status: true, amountUnits: true, payoutSignature: true },
+      }),
+    ).toEqual([{ status: 'confirmed', amountUnits: 2_000_000n, payoutSignature: laterPayout }]);
+    expect(
+      (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet: laterWallet } })).pendingRewardUnits,
+    ).toBe(0n);
     // Collects stay paused (maintenance, set by the restore) until the operator has checked and says so.
     expect(await server.prisma.maintenance.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({
       isMaintenance: true,
@@ -236,5 +265,17 @@ describe('pnpm admin backup / restore', () => {
     });
     again2.disconnect();
     expect(await tokenUnits(chain, collector!.publicKey)).toBe(balance);
+    // Nor is the wallet paid after the backup paid again.
+    const laterAgain = await connect(server, laterWallet);
+    expect(
+      await socketRequest(
+        laterAgain,
+        'collect-rewards',
+        { signature: await selfTransfer(chain, later!), wallet: laterWallet },
+        ['rewards-collected', 'rewards-error'],
+      ),
+    ).toMatchObject({ event: 'rewards-error', payload: { message: SERVER_MESSAGES.nothingToCollect } });
+    laterAgain.disconnect();
+    expect(await tokenUnits(chain, later!.publicKey)).toBe(2_000_000n);
   }, 240_000);
 });

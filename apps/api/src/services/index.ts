@@ -20,6 +20,7 @@ import { OverlayService } from './overlay/index.ts';
 import type { OverlayPublisher, WalletEventListener } from './overlay/feed.ts';
 import { ClaimService } from './rewards/claims.ts';
 import { decimalsRefusal, treasuryOf } from './rewards/treasury.ts';
+import { RESTORED_MAINTENANCE, recordUnrecordedPayouts } from './rewards/unrecorded-payouts.ts';
 import { StreamerRepository } from '../db/streamer-repository.ts';
 import { TierActions } from './tiers/actions.ts';
 import { TierCatalog } from './tiers/catalog.ts';
@@ -118,6 +119,14 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
     hasAccess: (wallet) => access.allowedNow(wallet),
     chainAvailable: () => deps.rpc.available(),
   });
+  const recordPayoutsFromChain = async () => {
+    // On a restored database only, before the operator turns maintenance off (docs/operations.md#backups).
+    const { is_maintenance, message } = await getMaintenance(prisma);
+    if (!is_maintenance || message !== RESTORED_MAINTENANCE) return;
+    const treasury = await treasuryOf(deps, program);
+    if (treasury)
+      await recordUnrecordedPayouts({ prisma, connection: deps.rpc.connection, treasury, logger });
+  };
   const tierActions = new TierActions({
     prisma,
     streamers,
@@ -187,6 +196,10 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
         .then((ok) => ok || logger.warn('chain watch not subscribed yet; retrying with backoff'))
         .catch((err: unknown) => logger.warn({ err }, 'chain watch failed to start'));
       await engine.run(config.mining.tickMs, config.mining.sweepMs);
+      // Payouts the chain has and the database does not (a restored backup's), before claims are settled.
+      await recordPayoutsFromChain().catch((err: unknown) =>
+        logger.warn({ err }, 'could not look on chain for payouts the database does not record'),
+      );
       await claims.reconcile().catch((err: unknown) => logger.warn({ err }, 'claim reconciliation failed'));
       reconcileLoop = backgroundLoop({
         name: 'claim-reconciler',
