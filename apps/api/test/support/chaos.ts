@@ -128,11 +128,11 @@ export function judge(result: ChaosResult) {
       !r.status.live &&
       (result.endedAt[r.i] === null || r.round < result.endedAt[r.i]!),
   );
-  const lateOrMissing = result.endedAt.flatMap((ended, i) => {
+  const lateOrMissing = result.endedAt.flatMap((ended, i): Array<{ i: number; after: number | null }> => {
     if (ended === null) return [];
-    const reported = result.reportedAt[i];
+    const reported = result.reportedAt[i] ?? null;
     // Polls made since the stream really ended, the one that ended the session included.
-    return reported === null ? [{ i, ended, after: null }] : [{ i, ended, after: reported - ended + 1 }];
+    return [{ i, after: reported === null ? null : reported - ended + 1 }];
   });
   return {
     endedWhileLive: endedWhileLive.length,
