@@ -79,7 +79,7 @@ export class EngineContext {
   readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(readonly deps: EngineDeps) {
-    this.store = new SessionStore(deps.prisma, deps.instanceId);
+    this.store = deps.sessionStore ?? new SessionStore(deps.prisma, deps.instanceId);
     this.streamers = deps.streamers ?? new StreamerRepository(deps.prisma);
     this.counters = deps.counters ?? engineCounters();
   }

@@ -10,6 +10,7 @@ import type { Metrics } from '../../observability/metrics.ts';
 import type { PlatformAdapters } from '../../platforms/adapter.ts';
 import type { StreamerRecords } from '../tiers/records.ts';
 import type { StreamerRepository } from '../../db/streamer-repository.ts';
+import type { SessionStore } from './store.ts';
 import type { TierCatalog } from '../tiers/catalog.ts';
 import type { EngineCounters } from './counters.ts';
 import type { ErrorCode, ErrorDetails } from '../../errors.ts';
@@ -135,6 +136,8 @@ export interface EngineDeps {
   counters?: EngineCounters;
   /** Streamers and their platform accounts; over `prisma` when not given. */
   streamers?: StreamerRepository;
+  /** The mining sessions' rows, owned as `instanceId`; over `prisma` when not given (tests give a fake). */
+  sessionStore?: SessionStore;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
