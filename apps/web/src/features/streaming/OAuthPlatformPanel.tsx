@@ -4,7 +4,6 @@
 // popup, /callback hands the code back here, and the server exchanges it (PKCE) and verifies the account it
 // names. Without the platform's credentials on the server, the panel says the platform is off.
 import { type OAuthCodePlatform, oauthCodeMessageSchema, SERVER_MESSAGES } from '@strm/shared';
-import { useEffect } from 'react';
 import { Alert, Button, Card, CardTitle, Spinner } from '../../components/ui/index.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { type SocketState, useSocketEvent } from '../../lib/socket.ts';
@@ -20,9 +19,7 @@ import {
 } from './ConnectPanel.tsx';
 import { useOAuthAuthUrl, useOAuthExchange } from './oauth-api.ts';
 import { PLATFORM_MESSAGES } from './PlatformPanel.tsx';
-
-/** The consent popup's size (as Twitch's). */
-const POPUP = { width: 600, height: 800 } as const;
+import { messageOf, openPopup, useCallbackMessage } from './popup.ts';
 
 export const OAUTH_PANEL_MESSAGES = {
   connectWith: (p: OAuthCodePlatform) => `Connect With ${PLATFORM_NAMES[p]}`,
@@ -36,9 +33,6 @@ export const OAUTH_PANEL_MESSAGES = {
       ? 'Your channel is the one you sign in with on Google.'
       : "Your channel is your Kick account's.",
 } as const;
-
-const messageOf = (err: unknown, fallback: string) =>
-  err instanceof ApiRequestError && err.message ? err.message : fallback;
 
 export function OAuthPlatformPanel({
   platform,
@@ -69,20 +63,14 @@ export function OAuthPlatformPanel({
     setError(message);
   });
 
-  // The code arrives from our own /callback page only, for this platform.
-  useEffect(() => {
-    const onMessage = (event: MessageEvent) => {
-      if (event.origin !== window.location.origin) return;
-      const parsed = oauthCodeMessageSchema.safeParse(event.data);
-      if (!parsed.success || parsed.data.platform !== platform) return;
-      setError(null);
-      exchangeCode({ code: parsed.data.code, state: parsed.data.state }).then(
-        (answer) => setInfo(answer.message),
-        (err: unknown) => setError(messageOf(err, SERVER_MESSAGES.verificationFailed)),
-      );
-    };
-    window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
+  // The code arrives from our own /callback page, for this platform.
+  useCallbackMessage(oauthCodeMessageSchema, (answer) => {
+    if (answer.platform !== platform) return;
+    setError(null);
+    exchangeCode({ code: answer.code, state: answer.state }).then(
+      (exchanged) => setInfo(exchanged.message),
+      (err: unknown) => setError(messageOf(err, SERVER_MESSAGES.verificationFailed)),
+    );
   });
 
   async function onConnectWith() {
@@ -99,14 +87,7 @@ export function OAuthPlatformPanel({
       );
       return;
     }
-    const left = window.screenX + (window.outerWidth - POPUP.width) / 2;
-    const top = window.screenY + (window.outerHeight - POPUP.height) / 2;
-    const popup = window.open(
-      url,
-      `${platform}-auth`,
-      `width=${POPUP.width},height=${POPUP.height},left=${left},top=${top}`,
-    );
-    if (!popup) setError(OAUTH_PANEL_MESSAGES.popupFailed(platform));
+    if (!openPopup(url, `${platform}-auth`)) setError(OAUTH_PANEL_MESSAGES.popupFailed(platform));
   }
 
   return (

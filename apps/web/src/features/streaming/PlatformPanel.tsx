@@ -23,9 +23,7 @@ import {
   useConnection,
   VerifiedState,
 } from './ConnectPanel.tsx';
-
-/** The Twitch authorisation popup's size. */
-const TWITCH_POPUP = { width: 600, height: 800 } as const;
+import { messageOf, openPopup, useCallbackMessage } from './popup.ts';
 
 export const PLATFORM_MESSAGES = {
   loadFailed: 'Failed to load platform status',
@@ -54,9 +52,6 @@ const usernameRequired: Record<Platform, string> = {
   youtube: SERVER_MESSAGES.youtubeVerifiedByAuthorizing,
   kick: SERVER_MESSAGES.kickVerifiedByAuthorizing,
 };
-
-const messageOf = (err: unknown, fallback: string) =>
-  err instanceof ApiRequestError && err.message ? err.message : fallback;
 
 export function PlatformPanel({
   platform,
@@ -96,26 +91,22 @@ export function PlatformPanel({
 
   // The Twitch token arrives from our own /callback page only, with type TWITCH_AUTH and a token
   // (docs/product.md#verification).
-  useEffect(() => {
-    if (platform !== 'twitch') return;
-    const onMessage = (event: MessageEvent) => {
-      if (event.origin !== window.location.origin) return;
-      const parsed = twitchAuthMessageSchema.safeParse(event.data);
-      if (!parsed.success) return;
+  useCallbackMessage(
+    twitchAuthMessageSchema,
+    (answer) => {
       setError(null);
       verifyAccount({
         platform: 'twitch',
-        accessToken: parsed.data.access_token,
-        accessTokenExp: parsed.data.expires_in,
-        state: parsed.data.state,
+        accessToken: answer.access_token,
+        accessTokenExp: answer.expires_in,
+        state: answer.state,
       }).then(
-        (answer) => setInfo(answer.message ?? null),
+        (verified) => setInfo(verified.message ?? null),
         (err: unknown) => setError(messageOf(err, SERVER_MESSAGES.verificationFailed)),
       );
-    };
-    window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
-  });
+    },
+    platform === 'twitch',
+  );
 
   async function saveUsername(): Promise<boolean> {
     if (!username.trim()) {
@@ -179,14 +170,7 @@ export function PlatformPanel({
         );
         return;
       }
-      const left = window.screenX + (window.outerWidth - TWITCH_POPUP.width) / 2;
-      const top = window.screenY + (window.outerHeight - TWITCH_POPUP.height) / 2;
-      const popup = window.open(
-        url,
-        'twitch-auth',
-        `width=${TWITCH_POPUP.width},height=${TWITCH_POPUP.height},left=${left},top=${top}`,
-      );
-      if (!popup) setError(PLATFORM_MESSAGES.popupFailed);
+      if (!openPopup(url, 'twitch-auth')) setError(PLATFORM_MESSAGES.popupFailed);
     } catch (err) {
       setError(messageOf(err, PLATFORM_MESSAGES.twitchUrlFailed));
     }
