@@ -30,6 +30,7 @@ import {
   type TokenEndpoint,
 } from './oauth-code.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
+import { YouTubeQuota, YouTubeQuotaExhausted } from './youtube-quota.ts';
 
 const LABEL = 'YouTube';
 /** videos.list takes at most 50 ids a call. */
@@ -52,24 +53,12 @@ export const YOUTUBE_MESSAGES = {
 /** Units a lookup for one account costs at most before it knows (liveBroadcasts.list, videos.list). */
 const LOOKUP_UNITS = 2;
 
-/** Google answered quotaExceeded: the platform cannot be asked (not: the stream is offline). */
-export class YouTubeQuotaExhausted extends PlatformError {
-  constructor(message: string = YOUTUBE_MESSAGES.quotaExhausted) {
-    super('rate-limited', message);
-  }
-}
-
-/** One wallet spent its own daily share of lookups (the project's quota is left for the others). */
-export class YouTubeWalletBudgetSpent extends YouTubeQuotaExhausted {
-  constructor() {
-    super(YOUTUBE_MESSAGES.walletBudgetSpent);
-  }
-}
-
-/** The Data API's quota resets at midnight Pacific time: the day a unit is counted in. */
-export function pacificDay(ms: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date(ms));
-}
+export {
+  nextPacificMidnight,
+  pacificDay,
+  YouTubeQuotaExhausted,
+  YouTubeWalletBudgetSpent,
+} from './youtube-quota.ts';
 
 export interface YouTubeOptions extends PollOptions {
   clientId: string | undefined;
@@ -86,7 +75,7 @@ export interface YouTubeOptions extends PollOptions {
   httpTimeoutMs: number;
   /** The project's daily quota in units (10,000 unless Google granted more). */
   dailyQuota: number;
-  /** After a quotaExceeded answer, how long before asking again (default 15 minutes). */
+  /** After the day is spent, how long before asking again (default: until the quota resets, midnight Pacific). */
   quotaRetryMs?: number;
   /**
    * Data API units the lookups one wallet causes (join-room, start-stream) may spend in a Pacific day
@@ -163,14 +152,8 @@ export class YouTubePlatform extends PolledPlatform {
   private readonly known = new Map<string, Watched>();
   /** Access tokens from the streamers' refresh tokens, by account key. */
   private readonly userTokens = new Map<string, CachedToken>();
-  private quotaExhaustedUntilMs = 0;
-  /** Units spent on lookups each wallet caused, in the Pacific day `walletDay` (cleared when it turns). */
-  private readonly walletUnits = new Map<string, number>();
-  private walletDay = '';
-  /** Where every instance counts the units it spends (Redis), when shared. */
-  private ledger: { redis: Redis; prefix: string } | null = null;
-  /** The units this instance spent in the Pacific day `day`. */
-  private spentHere = { day: '', units: 0 };
+  /** The project's units and each wallet's budget (shared through Redis when there is one). */
+  private readonly quota: YouTubeQuota;
   private lastRoundAtMs = 0;
   private readonly units: Counter<'method'> | undefined;
   private readonly exhausted: Gauge | undefined;
@@ -184,6 +167,7 @@ export class YouTubePlatform extends PolledPlatform {
     private readonly onGrantRevoked: (account: PlatformAccountRef) => Promise<void> = async () => {},
   ) {
     super(LABEL, options, logger);
+    this.quota = new YouTubeQuota(options, logger);
     const registry = options.metrics?.registry;
     if (registry) {
       this.units = new Counter({
@@ -210,41 +194,17 @@ export class YouTubePlatform extends PolledPlatform {
   }
 
   /**
-   * Counts the project's units in Redis from now on (the instances on one database share `prefix`): the
-   * quota belongs to the Cloud project, not to one instance (docs/platforms-youtube-kick.md#youtube-live).
+   * Counts the project's units and each wallet's budget in Redis from now on (the instances on one database
+   * share `prefix`): the quota belongs to the Cloud project, not to one instance, and a wallet has one budget
+   * however many instances it reaches (docs/platforms-youtube-kick.md#youtube-live).
    */
   shareQuota(redis: Redis, prefix: string): void {
-    this.ledger = { redis, prefix };
+    this.quota.share(redis, prefix);
   }
 
-  /** Counts one unit; false when the project's day is spent (every instance's units with Redis, else this one's share). */
-  private async spendUnit(): Promise<boolean> {
-    const day = pacificDay(Date.now());
-    if (this.spentHere.day !== day) this.spentHere = { day, units: 0 };
-    this.spentHere.units++;
-    if (this.ledger) {
-      const key = `${this.ledger.prefix}${day}`;
-      try {
-        const answers = await this.ledger.redis
-          .multi()
-          .incrby(key, 1)
-          .pexpire(key, 2 * DAY_MS)
-          .exec();
-        const total = Number(answers?.[0]?.[1]);
-        if (Number.isFinite(total)) return total <= this.options.dailyQuota;
-      } catch (err) {
-        this.logger.warn(
-          { err: (err as Error).message },
-          "YouTube quota: Redis unreachable; counting this instance's share",
-        );
-      }
-    }
-    return this.spentHere.units <= this.options.dailyQuota / Math.max(1, this.options.instances ?? 1);
-  }
-
-  /** Whether Google refused for quota and is not asked again yet. */
+  /** Whether the day is spent (Google's quotaExceeded, or the instances' count) and nothing is asked yet. */
   get quotaExhausted(): boolean {
-    return Date.now() < this.quotaExhaustedUntilMs;
+    return this.quota.exhausted;
   }
 
   /** GET /youtube/auth: Google's consent page (offline access: a refresh token comes back with the code). */
@@ -286,7 +246,7 @@ export class YouTubePlatform extends PolledPlatform {
   /** At a start (and a dashboard's join): the live broadcast found now, its viewers from videos.list. */
   async liveStatus(account: PlatformAccountRef): Promise<LiveStatus> {
     if (this.quotaExhausted) throw new YouTubeQuotaExhausted();
-    this.charge(account.wallet, LOOKUP_UNITS, true);
+    await this.quota.chargeWallet(account.wallet, LOOKUP_UNITS, true);
     const key = keyOf(account);
     const entry = this.known.get(key) ?? { videoId: null, last: null, atMs: 0 };
     this.known.set(key, entry);
@@ -297,7 +257,7 @@ export class YouTubePlatform extends PolledPlatform {
       status = videos.get(entry.videoId) ?? status;
       if (!status.live) {
         // That broadcast ended: a new one may be live now (charged, not refused: the lookup has begun).
-        this.charge(account.wallet, LOOKUP_UNITS, false);
+        await this.quota.chargeWallet(account.wallet, LOOKUP_UNITS, false);
         entry.videoId = await this.findLiveVideo(account);
         if (entry.videoId) status = (await this.videos([entry.videoId])).get(entry.videoId) ?? status;
       }
@@ -321,7 +281,7 @@ export class YouTubePlatform extends PolledPlatform {
     if (entry?.last && (this.poller.watching(keyOf(account)) || recentlyLive)) {
       return this.answer(entry.last);
     }
-    if (this.quotaExhausted || !this.canCharge(account.wallet, LOOKUP_UNITS)) {
+    if (this.quotaExhausted || !(await this.quota.walletCan(account.wallet, LOOKUP_UNITS))) {
       return entry?.last ? this.answer(entry.last) : { live: false, viewers: 0 };
     }
     return this.liveStatus(account);
@@ -332,24 +292,6 @@ export class YouTubePlatform extends PolledPlatform {
     const seen: LiveStatus = { live: status.live, viewers: status.viewers };
     if (status.viewersUnknown) seen.viewersUnknown = true;
     return seen;
-  }
-
-  private canCharge(wallet: string, units: number): boolean {
-    const today = pacificDay(Date.now());
-    if (today !== this.walletDay) {
-      this.walletDay = today;
-      this.walletUnits.clear();
-    }
-    return (this.walletUnits.get(wallet) ?? 0) + units <= (this.options.walletDailyUnits ?? 40);
-  }
-
-  /** Counts units against the wallet's day; `check` refuses first when they would exceed its budget. */
-  private charge(wallet: string, units: number, check: boolean): void {
-    if (!this.canCharge(wallet, units) && check) {
-      this.logger.warn({ wallet }, 'A wallet spent its daily share of YouTube lookups; refused');
-      throw new YouTubeWalletBudgetSpent();
-    }
-    this.walletUnits.set(wallet, (this.walletUnits.get(wallet) ?? 0) + units);
   }
 
   protected async statuses(accounts: PlatformAccountRef[]): Promise<Map<string, LiveStatus>> {
@@ -522,9 +464,9 @@ export class YouTubePlatform extends PolledPlatform {
 
   /** One Data API GET (1 quota unit, counted whatever the answer). */
   private async dataApi(method: string, url: string, bearer?: string): Promise<unknown> {
-    if (!(await this.spendUnit())) {
+    if (!(await this.quota.spendUnit())) {
       // The project's day is spent (all instances together): not asked, as if Google said quotaExceeded.
-      this.quotaExhaustedUntilMs = Date.now() + (this.options.quotaRetryMs ?? 15 * 60_000);
+      this.quota.markExhausted();
       this.exhausted?.set(1);
       this.logger.error(
         { dailyQuota: this.options.dailyQuota },
@@ -556,7 +498,7 @@ export class YouTubePlatform extends PolledPlatform {
       // not Google's error shape
     }
     if (reasons.some((r) => r === 'quotaExceeded' || r === 'dailyLimitExceeded')) {
-      this.quotaExhaustedUntilMs = Date.now() + (this.options.quotaRetryMs ?? 15 * 60_000);
+      this.quota.markExhausted();
       this.exhausted?.set(1);
       this.logger.error(
         { reasons, dailyQuota: this.options.dailyQuota },
