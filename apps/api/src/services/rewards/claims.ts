@@ -18,16 +18,13 @@ import type { Clock } from '../../clock.ts';
 import { DATABASE_POOL_SIZE, type PrismaClient } from '../../db/index.ts';
 import { DomainError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { Confirmations, isSettled, SIGNATURE_STATUS_PAGE, signatureStatusesAt } from './confirmations.ts';
+import { Confirmations } from './confirmations.ts';
 import { PayoutBatches, type ReservedClaim } from './payout-batches.ts';
+import { type Reconciled, reconcileClaims, releaseClaim } from './reconciler.ts';
 import { sharedFor } from './shared-read.ts';
+import { Slots, StatementBatches } from './statement-batches.ts';
 import { verifySelfTransfer } from './request-signature.ts';
 import { type Treasury, treasuryBalance } from './treasury.ts';
-
-/** pg advisory lock key of claim reconciliation ('STRMCLAI'). */
-const RECONCILE_LOCK_KEY = 0x5354524d434c4149n;
-/** A reservation older than this was never sent (a collect turns it into `sent` within seconds). */
-const RESERVED_STALE_MS = 120_000;
 
 export interface ClaimDeps {
   prisma: PrismaClient;
@@ -58,78 +55,6 @@ export interface ClaimDeps {
 /** Half the database pool: collects leave the other half to the engine, the reconciler and the routes. */
 export const DEFAULT_COLLECT_CONCURRENCY = Math.max(1, Math.floor(DATABASE_POOL_SIZE / 2));
 const DEFAULT_COLLECT_QUEUE = 10_000;
-
-/** At most `size` tasks at once; the others wait in order (an urgent one at the front). */
-class Slots {
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
-
-  constructor(
-    private readonly size: number,
-    private readonly maxQueued: number,
-  ) {}
-
-  async run<T>(task: () => Promise<T>, onFull: () => Error, urgent = false): Promise<T> {
-    if (this.active >= this.size) {
-      if (!urgent && this.queue.length >= this.maxQueued) throw onFull();
-      await new Promise<void>((resolve) => (urgent ? this.queue.unshift(resolve) : this.queue.push(resolve)));
-    } else {
-      this.active++;
-    }
-    try {
-      return await task();
-    } finally {
-      // The slot passes to the next in line (active unchanged) or is freed.
-      const next = this.queue.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
-
-/**
- * One statement for the requests that queued while the database was busy (a group commit): a rush of collects
- * costs a few statements, not one per collect per step, and the pool's slots are not the limit.
- */
-class StatementBatches<In, Out> {
-  private readonly queue: Array<{ item: In; resolve(out: Out): void; reject(err: unknown): void }> = [];
-  private waiting = false;
-
-  constructor(
-    private readonly slots: Slots,
-    private readonly statement: (items: In[]) => Promise<Out[]>,
-    private readonly maxItems = 500,
-  ) {}
-
-  run(item: In): Promise<Out> {
-    return new Promise<Out>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      this.request();
-    });
-  }
-
-  /** Asks for a slot (once at a time); the slot's turn takes everything queued by then. */
-  private request(): void {
-    if (this.waiting || !this.queue.length) return;
-    this.waiting = true;
-    const turn = this.slots.run(async () => {
-      this.waiting = false;
-      const batch = this.queue.splice(0, this.maxItems);
-      this.request();
-      try {
-        const out = await this.statement(batch.map((q) => q.item));
-        for (const [i, q] of batch.entries()) q.resolve(out[i]!);
-      } catch (err) {
-        for (const q of batch) q.reject(err);
-      }
-    }, busy);
-    turn.catch((err: unknown) => {
-      // Too many waiting (collectBusy): the requests queued now are answered so.
-      this.waiting = false;
-      for (const q of this.queue.splice(0)) q.reject(err);
-    });
-  }
-}
 
 /**
  * Proofs read from the chain at once: a burst of collects must not open thousands of RPC requests. One full
@@ -180,8 +105,8 @@ export class ClaimService {
       Math.max(1, deps.maxConcurrentCollects ?? DEFAULT_COLLECT_CONCURRENCY),
       deps.maxQueuedCollects ?? DEFAULT_COLLECT_QUEUE,
     );
-    this.states = new StatementBatches(this.slots, (requests) => this.readStates(requests));
-    this.reservations = new StatementBatches(this.slots, (requests) => this.reserveAll(requests));
+    this.states = new StatementBatches(this.slots, (requests) => this.readStates(requests), busy);
+    this.reservations = new StatementBatches(this.slots, (requests) => this.reserveAll(requests), busy);
     this.batches = new PayoutBatches({
       prisma: deps.prisma,
       connection: deps.connection,
@@ -337,107 +262,15 @@ export class ClaimService {
        ORDER BY r.n`;
   }
 
-  private async settle(id: number, status: 'confirmed') {
-    await this.deps.prisma.rewardClaim.updateMany({
-      where: { id, status: 'sent' },
-      data: { status, settledAt: this.deps.clock.now() },
-    });
-  }
-
-  /** Ends a claim that paid nothing and gives its amount back to pending, exactly once. */
-  private async release(id: number, status: 'expired' | 'failed', error: string) {
-    const now = this.deps.clock.now();
-    await this.deps.prisma.$executeRaw`
-      WITH c AS (
-        UPDATE reward_claims SET status = ${status}::"ClaimStatus", error = ${error}, settled_at = ${now}
-         WHERE id = ${id} AND status IN ('reserved', 'sent')
-        RETURNING wallet, amount_units)
-      UPDATE streamers s SET pending_reward_units = s.pending_reward_units + c.amount_units, updated_at = now()
-        FROM c WHERE s.wallet = c.wallet`;
-  }
-
   /**
    * Settles claims against the chain: `sent` ones by their payout's status (resent while their blockhash is
    * still valid, expired once it is not), and stale `reserved` ones (never sent) are re-credited.
    */
-  async reconcile(): Promise<{ confirmed: number; expired: number; failed: number; behind: number }> {
-    // Every instance runs this timer; one at a time settles (a transaction-scoped advisory lock, released
-    // with the transaction, so a crashed holder never blocks the others).
-    return this.deps.prisma.$transaction(
-      async (tx) => {
-        const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
-          SELECT pg_try_advisory_xact_lock(${RECONCILE_LOCK_KEY}) AS locked`;
-        if (!row?.locked) return { confirmed: 0, expired: 0, failed: 0, behind: 0 };
-        return this.reconcileHere();
-      },
-      { maxWait: 10_000, timeout: 10 * 60_000 },
-    );
+  reconcile(): Promise<Reconciled> {
+    return reconcileClaims(this.deps);
   }
 
-  private async reconcileHere() {
-    const { prisma, connection } = this.deps;
-    const result = { confirmed: 0, expired: 0, failed: 0, behind: 0 };
-    // A reservation becomes `sent` within seconds of its collect; one older than that was left by a crashed
-    // instance and was never sent. A younger one may be in flight on another instance, even at a start.
-    const stale = await prisma.$queryRaw<{ id: number }[]>`
-      SELECT id FROM reward_claims
-       WHERE status = 'reserved'
-         AND created_at < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${RESERVED_STALE_MS} / 1000.0)`;
-    for (const claim of stale) {
-      await this.release(claim.id, 'failed', 'never sent (server restarted)');
-      result.failed++;
-    }
-    // The finalized height first, the statuses second: a payout not seen after a height that is already past
-    // its last valid block height can never land. Read the other way round, a payout landing between the two
-    // reads would look expired; and so would one whose statuses came from a node behind the one answering the
-    // height (a load-balanced RPC), so the height comes with its slot and a status page answered from an
-    // earlier slot releases nothing: its claims wait for the next round.
-    const finalized = await connection.getEpochInfo('finalized');
-    const height = BigInt(finalized.blockHeight ?? (await connection.getBlockHeight('finalized')));
-    // In pages: getSignatureStatuses refuses more than 256 signatures in one call. Claims paid together share
-    // their payout: it is resent once.
-    let after = 0;
-    const resent = new Set<string>();
-    for (;;) {
-      const sent = await prisma.rewardClaim.findMany({
-        where: { status: 'sent', id: { gt: after } },
-        orderBy: { id: 'asc' },
-        take: SIGNATURE_STATUS_PAGE,
-      });
-      if (!sent.length) break;
-      after = sent[sent.length - 1]!.id;
-      const { slot: statusSlot, statuses } = await signatureStatusesAt(
-        connection,
-        sent.map((c) => c.payoutSignature!),
-        true,
-      );
-      const statusesCurrent = statusSlot >= finalized.absoluteSlot;
-      for (const [i, claim] of sent.entries()) {
-        const status = statuses[i] ?? null;
-        if (isSettled(status)) {
-          if (status.err) {
-            await this.release(claim.id, 'failed', 'payout failed on chain');
-            result.failed++;
-          } else {
-            await this.settle(claim.id, 'confirmed');
-            result.confirmed++;
-          }
-        } else if (!status && claim.lastValidBlockHeight != null && height > claim.lastValidBlockHeight) {
-          if (!statusesCurrent) {
-            result.behind++;
-            continue;
-          }
-          await this.release(claim.id, 'expired', 'payout blockhash expired before it landed');
-          result.expired++;
-        } else if (claim.payoutTransaction && !resent.has(claim.payoutSignature!)) {
-          resent.add(claim.payoutSignature!);
-          // Still able to land: send the same signed transaction again (same signature, so at most once).
-          await connection
-            .sendRawTransaction(Buffer.from(claim.payoutTransaction, 'base64'), { skipPreflight: true })
-            .catch(() => {});
-        }
-      }
-    }
-    return result;
+  private release(id: number, status: 'expired' | 'failed', error: string) {
+    return releaseClaim(this.deps, id, status, error);
   }
 }
