@@ -30,6 +30,7 @@ import { socketHandshake } from './socket/handshake.ts';
 import { SharedSocketCounts, SocketCounts, type WalletSocketCounts } from './socket/limits.ts';
 import { engineEvents, tapWalletEvents } from './socket/engine-events.ts';
 import { registerMiningSockets, socketEvents } from './socket/index.ts';
+import { shareEnds } from './platforms/ends-shared.ts';
 import { overlayOutputs, registerOverlaySockets } from './socket/overlay.ts';
 
 export type { AppDeps };
@@ -115,6 +116,14 @@ export function createApp(deps: AppDeps): App {
     stores = redis.stores;
     // A platform's webhook may reach any instance, and twice: acted on once by all of them.
     services.platforms.inbox.share(redis.client, `strm:webhooks:${cluster}:`);
+    // ...and the session its "ended" concerns may run on another: every instance is told.
+    const stopEnds = shareEnds(
+      redis.client,
+      `strm:platform-ended:${cluster}`,
+      [services.platforms.twitch, services.platforms.kick],
+      deps.logger,
+    );
+    lifecycle.onClose('platform ends', async () => stopEnds());
     // YouTube's quota is the Cloud project's: every instance counts into one total.
     services.platforms.youtube.shareQuota(redis.client, `strm:youtube-quota:${cluster}:`);
     const shared = new SharedSocketCounts(redis.client, {

@@ -266,13 +266,11 @@ export class KickPlatform extends PolledPlatform {
       // A stream that started: confirmed by the next poll (its viewers too).
       this.pollNow().catch((err: unknown) => this.logger.warn({ err }, 'Kick poll after a webhook failed'));
     } else {
-      this.poller.report(`id:${event.broadcaster.user_id}`, { live: false, viewers: 0 });
-      if (event.broadcaster.channel_slug) {
-        this.poller.report(`login:${event.broadcaster.channel_slug.toLowerCase()}`, {
-          live: false,
-          viewers: 0,
-        });
-      }
+      const slug = event.broadcaster.channel_slug;
+      await this.announceEnded([
+        `id:${event.broadcaster.user_id}`,
+        ...(slug ? [`login:${slug.toLowerCase()}`] : []),
+      ]);
     }
     return { status: 200 };
   }

@@ -24,8 +24,12 @@ export function keyOf(account: PlatformAccountRef): string {
 export abstract class PolledPlatform implements PlatformAdapter {
   abstract readonly platform: StreamPlatform;
   protected readonly poller: LivePoller;
+  /** Tells the other instances of an end a webhook stated (ends-shared.ts), when they share Redis. */
+  private publishEnded: ((keys: string[]) => Promise<void>) | null = null;
+  private readonly endsLogger: Logger;
 
   constructor(label: string, options: PollOptions, logger: Logger) {
+    this.endsLogger = logger;
     this.poller = new LivePoller(
       label,
       options.pollIntervalMs,
@@ -44,6 +48,30 @@ export abstract class PolledPlatform implements PlatformAdapter {
 
   watch(account: PlatformAccountRef, onChange: (status: LiveStatus) => void): () => void {
     return this.poller.watch(account, onChange);
+  }
+
+  /** The other instances are told of ends through `publish` from now on. */
+  shareEnds(publish: (keys: string[]) => Promise<void>): void {
+    this.publishEnded = publish;
+  }
+
+  /** Another instance admitted a verified webhook saying the stream ended: reported here as a poll would. */
+  reportEnded(keys: string[]): void {
+    for (const key of keys) this.poller.report(key, { live: false, viewers: 0 });
+  }
+
+  /**
+   * A verified webhook here said the stream ended: reported here at once, and told to every instance, since
+   * the session may run on another (docs/platforms.md#webhooks). A failure to tell is logged: the others'
+   * polls end their sessions within two polls.
+   */
+  protected async announceEnded(keys: string[]): Promise<void> {
+    this.reportEnded(keys);
+    try {
+      await this.publishEnded?.(keys);
+    } catch (err) {
+      this.endsLogger.warn({ err }, 'an ended stream could not be told to the other instances');
+    }
   }
 
   /** Checks every watched account now (tests; a push notification). */

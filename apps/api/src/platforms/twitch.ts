@@ -247,7 +247,7 @@ export class TwitchPlatform extends PolledPlatform {
       return { status: 204 };
     }
     if (type === 'notification' && parsed.subscription.type === 'stream.offline' && parsed.event) {
-      this.poller.report(`id:${parsed.event.broadcaster_user_id}`, { live: false, viewers: 0 });
+      await this.announceEnded([`id:${parsed.event.broadcaster_user_id}`]);
     }
     return { status: 204 };
   }
