@@ -85,28 +85,54 @@ export function memoryKickSubscriptions(): KickSubscriptionStore {
 /** How long one broadcaster's row may be held (Kick's requests are bounded by the HTTP deadline). */
 const HOLD_MS = 60_000;
 
-/** The database's store: kick_subscriptions, pg advisory locks, open sessions owned by other instances. */
+/** Rows held at once by one instance: each holds a pooled connection while Kick answers. */
+const HELD_AT_ONCE = 2;
+
+/** At most `limit` of the functions run at once; the others wait their turn. */
+function limited(limit: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/**
+ * The database's store: kick_subscriptions, pg advisory locks, open sessions owned by other instances. A
+ * row is held in a transaction while Kick answers, so at most HELD_AT_ONCE are held at once here (the
+ * engine's queries keep the rest of the connection pool).
+ */
 export function prismaKickSubscriptions(prisma: PrismaClient, instanceId: string): KickSubscriptionStore {
+  const turn = limited(HELD_AT_ONCE);
   return {
     exclusive(id, fn) {
-      return prisma.$transaction(
-        async (tx) => {
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('strm:kick-subscription:' || ${id}))`;
-          const found = await tx.kickSubscription.findUnique({ where: { broadcasterId: id } });
-          return fn(found, async (row) => {
-            if (row) {
-              const data = { subscriptionId: row.subscriptionId, event: row.event, version: row.version };
-              await tx.kickSubscription.upsert({
-                where: { broadcasterId: id },
-                create: { broadcasterId: id, ...data },
-                update: data,
-              });
-            } else {
-              await tx.kickSubscription.deleteMany({ where: { broadcasterId: id } });
-            }
-          });
-        },
-        { timeout: HOLD_MS, maxWait: HOLD_MS },
+      return turn(() =>
+        prisma.$transaction(
+          async (tx) => {
+            await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('strm:kick-subscription:' || ${id}))`;
+            const found = await tx.kickSubscription.findUnique({ where: { broadcasterId: id } });
+            return fn(found, async (row) => {
+              if (row) {
+                const data = { subscriptionId: row.subscriptionId, event: row.event, version: row.version };
+                await tx.kickSubscription.upsert({
+                  where: { broadcasterId: id },
+                  create: { broadcasterId: id, ...data },
+                  update: data,
+                });
+              } else {
+                await tx.kickSubscription.deleteMany({ where: { broadcasterId: id } });
+              }
+            });
+          },
+          { timeout: HOLD_MS, maxWait: HOLD_MS },
+        ),
       );
     },
     async broadcasters() {
