@@ -315,7 +315,7 @@ describe('the YouTube quota burner', () => {
     expect(calls() - before).toBeLessThanOrEqual(6);
     youtube.setLive('other_tuber', true, 3);
     expect((await start(other)).event).toBe('stream-started');
-    // (Before the quota test below: Google's quotaExceeded keeps this server from asking for 15 minutes.)
+    // (Before the quota test below: after Google's quotaExceeded this server asks nothing until midnight Pacific.)
     burner.socket.close();
     other.socket.close();
   });
