@@ -92,6 +92,8 @@ export interface TestApp {
   config: Config;
   clock: ReturnType<typeof fakeClock>;
   databaseUrl: string;
+  /** The app's services (its platform adapters, its engine), as the instance wired them. */
+  services: ReturnType<typeof createApp>['services'];
   close(): Promise<void>;
 }
 
@@ -135,6 +137,7 @@ export async function startTestApp(
     config,
     clock,
     databaseUrl: db.url,
+    services,
     async close() {
       io.close();
       if (server.listening) await new Promise((resolve) => server.close(resolve));
