@@ -20,7 +20,7 @@ import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
-import { chainStreamerRecords } from '../src/services/tiers/records.ts';
+import { chainStreamerRecords } from '../src/chain/streamer-records.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { freePort } from '@strm/testing';
 import { answerProfiling, benchDatabase, serverStats } from './support.ts';

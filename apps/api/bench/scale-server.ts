@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
-import type { StreamerRecords } from '../src/services/tiers/records.ts';
+import type { StreamerRecords } from '../src/chain/streamer-records.ts';
 import { attachRedisAdapter } from '../src/socket/redis-adapter.ts';
 import { serverStats } from './support.ts';
 

@@ -9,7 +9,7 @@ import type { Dependencies } from './observability/dependencies.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { PlatformAdapter } from './platforms/adapter.ts';
 import type { DemoPlatform } from './platforms/demo.ts';
-import type { StreamerRecords } from './services/tiers/records.ts';
+import type { StreamerRecords } from './chain/streamer-records.ts';
 
 /** What the app is built from; tests pass their own (fresh database, fake clock, a test chain). */
 export interface AppDeps {

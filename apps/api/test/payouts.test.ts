@@ -23,7 +23,7 @@ import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './payo
 import { grantAccess } from './support.ts';
 import { Faults } from './support/faults.ts';
 import { miningProgram } from '@strm/mining-client';
-import type { StreamerRecords } from '../src/services/tiers/records.ts';
+import type { StreamerRecords } from '../src/chain/streamer-records.ts';
 import { TierActions } from '../src/services/tiers/actions.ts';
 import { StreamerRepository } from '../src/db/streamer-repository.ts';
 

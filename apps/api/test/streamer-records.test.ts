@@ -7,7 +7,7 @@ import { Keypair } from '@solana/web3.js';
 import { miningProgram } from '@strm/mining-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
-import { chainStreamerRecords, type RecordChange } from '../src/services/tiers/records.ts';
+import { chainStreamerRecords, type RecordChange } from '../src/chain/streamer-records.ts';
 import { activatedWallet, deactivate, startTestChain, type TestChain, waitFor } from './engine-harness.ts';
 
 /** Relays TCP to the chain's PubSub port; `cut()` drops every connection and refuses new ones until `mend()`. */

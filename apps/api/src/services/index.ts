@@ -12,7 +12,7 @@ import { type BackgroundLoop, backgroundLoop } from '../observability/background
 import type { Metrics } from '../observability/metrics.ts';
 import { createPlatforms, type Platforms } from '../platforms/index.ts';
 import { AccessControl } from './access.ts';
-import { chainStreamerRecords, type StreamerRecords } from './tiers/records.ts';
+import { chainStreamerRecords, type StreamerRecords } from '../chain/streamer-records.ts';
 import { getMaintenance } from './maintenance.ts';
 import { type EngineCounters, engineCounters } from './mining/counters.ts';
 import { type EngineEvents, MiningEngine } from './mining/engine.ts';

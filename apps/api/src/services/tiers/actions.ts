@@ -10,7 +10,7 @@ import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import { DomainError } from '../../errors.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Logger } from '../../logger.ts';
-import type { StreamerRecords } from './records.ts';
+import type { StreamerRecords } from '../../chain/streamer-records.ts';
 import { getMaintenance } from '../maintenance.ts';
 
 export interface TierActionDeps {

@@ -16,10 +16,10 @@
 import { type Connection, PublicKey } from '@solana/web3.js';
 import { type MiningProgram, readStreamer, streamerPda } from '@strm/mining-client';
 import { z } from 'zod';
-import { jsonRpcOf, rpcAnswer } from '../../chain/json-rpc.ts';
-import { flatBase58 } from '../../chain/base58.ts';
-import { PubSubClient, type PubSubStats } from '../../chain/pubsub.ts';
-import type { Logger } from '../../logger.ts';
+import { jsonRpcOf, rpcAnswer } from './json-rpc.ts';
+import { flatBase58 } from './base58.ts';
+import { PubSubClient, type PubSubStats } from './pubsub.ts';
+import type { Logger } from '../logger.ts';
 
 /** A streamer's activation record on chain: the mining tier it activated, when, and what it staked. */
 export interface TierActivation {

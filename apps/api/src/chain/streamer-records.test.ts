@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import { Connection, Keypair } from '@solana/web3.js';
 import { miningProgram } from '@strm/mining-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../logger.ts';
-import { chainStreamerRecords } from './records.ts';
+import { createLogger } from '../logger.ts';
+import { chainStreamerRecords } from './streamer-records.ts';
 
 let server: Server | undefined;
 afterEach(() => server?.close());
