@@ -3,7 +3,6 @@
 // totals; aggregate them with max(), not sum()). A registry per app, so tests can run several side by side.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { platformRequests } from '../platforms/fetch.ts';
 
 export interface Metrics {
   registry: Registry;
@@ -24,6 +23,19 @@ export interface Metrics {
   /** Public cards answered, by source (memory or database). */
   publicCardReads: Counter<'source'>;
 }
+
+/**
+ * The platforms' answers, for every app of the process: the calls are the process's, whichever app made them.
+ * Registered in each app's registry below; counted by platforms/fetch.ts.
+ */
+export const platformRequests = new Counter({
+  name: 'strm_platform_requests_total',
+  help:
+    "Calls to a streaming platform's API by this instance, by platform and outcome: ok (2xx), rate_limited (429), " +
+    'refused (another 4xx), error (5xx or a redirect) or unreachable (no answer in time, or no connection)',
+  labelNames: ['platform', 'outcome'],
+  registers: [],
+});
 
 export function createMetrics(): Metrics {
   const registry = new Registry();

@@ -3,12 +3,17 @@
 // scrape time through short caches: a scrape never waits on a stalled chain or database for more than a
 // moment, never fails, and a Prometheus scraping every few seconds costs the chain one read per TTL.
 import { hostname } from 'node:os';
-import type { Connection } from '@solana/web3.js';
+import type { Connection, PublicKey } from '@solana/web3.js';
 import { Counter, Gauge, type Metric } from 'prom-client';
-import type { PrismaClient } from '../db/index.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
-import type { Treasury } from '../services/rewards/treasury.ts';
 import type { Metrics } from './metrics.ts';
+
+/** What the gauges read of the treasury (services/rewards/treasury.ts's Treasury has it). */
+interface TreasuryAccounts {
+  tokenAccount: PublicKey;
+  owner: { publicKey: PublicKey };
+}
 
 /** The treasury's balances change with payouts only: a minute-old figure is as good for an alert. */
 export const TREASURY_TTL_MS = 30_000;
@@ -65,7 +70,7 @@ export interface OperatorSources {
   prisma: PrismaClient;
   connection: Connection;
   /** The treasury payouts come from (null: none configured; collects are refused). */
-  treasury: () => Promise<Treasury | null>;
+  treasury: () => Promise<TreasuryAccounts | null>;
   /** /health's answer (services/health.ts). */
   health: () => Promise<Record<string, { ok: boolean; restarts?: number } | string | undefined>>;
   /** Connected sockets by Socket.IO namespace, on this instance. */
@@ -81,7 +86,7 @@ export function registerOperatorMetrics(metrics: Metrics, sources: OperatorSourc
   const { logger } = sources;
 
   // ---- the treasury, on chain ----
-  let treasury: Promise<Treasury | null> | undefined;
+  let treasury: Promise<TreasuryAccounts | null> | undefined;
   const balances = cachedRead(
     TREASURY_TTL_MS,
     async () => {

@@ -2,8 +2,8 @@
 // type whose message a user may see. The adapters and the verification service never let a raw network
 // error, a 429 or a malformed body escape as anything else. Every call is counted by platform and outcome
 // (docs/operations.md#strmplatformfailing).
-import { Counter } from 'prom-client';
 import type { Logger } from '../logger.ts';
+import { platformRequests } from '../observability/metrics.ts';
 
 export type PlatformFailure = 'unauthorized' | 'rate-limited' | 'not-found' | 'unavailable' | 'malformed';
 
@@ -36,19 +36,6 @@ export function retryAfterSeconds(headers: Headers, nowMs = Date.now()): number 
   if (reset && /^\d+$/.test(reset.trim())) return Math.max(1, Number(reset) - Math.floor(nowMs / 1000));
   return 60;
 }
-
-/**
- * The platforms' answers, for every app of the process: the calls are the process's, whichever app made them.
- * Registered in each app's registry (observability/metrics.ts).
- */
-export const platformRequests = new Counter({
-  name: 'strm_platform_requests_total',
-  help:
-    "Calls to a streaming platform's API by this instance, by platform and outcome: ok (2xx), rate_limited (429), " +
-    'refused (another 4xx), error (5xx or a redirect) or unreachable (no answer in time, or no connection)',
-  labelNames: ['platform', 'outcome'],
-  registers: [],
-});
 
 function outcomeOf(status: number): string {
   if (status === 429) return 'rate_limited';
