@@ -4,6 +4,7 @@
 // clean); no duplicate subscription is left at Kick's fake; YouTube's quota spent per 1,000 live streamers per
 // day is printed. Faults last fewer rounds in a row than PLATFORM_MAX_FAILED_POLLS: a stream nobody can read
 // that long ends by the fail-closed rule, as documented (YouTube's run shows it at the end, quota gone).
+import { createServer, type Server } from 'node:http';
 import { FakeKick, FakeTikTok, FakeTwitch, FakeYouTube } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
@@ -11,6 +12,7 @@ import { KICK_CHANNELS_PAGE, KickPlatform } from '../src/platforms/kick.ts';
 import { TikTokPlatform } from '../src/platforms/tiktok.ts';
 import { TwitchPlatform } from '../src/platforms/twitch.ts';
 import { YouTubePlatform } from '../src/platforms/youtube.ts';
+import { waitFor } from './engine-harness.ts';
 import { CHAOS_SIMULATED_MS, CHAOS_STREAMERS, type ChaosResult, judge, runChaos } from './support/chaos.ts';
 
 const logger = createLogger('silent');
@@ -137,11 +139,26 @@ describe('Kick chaos: wrong is_live above 25, missing channels, 429 with and wit
   });
 });
 
-describe('Twitch chaos: 429 (Ratelimit-Reset), 5xx bursts, app tokens revoked', () => {
+describe('Twitch chaos: EventSub revocations, 429 (Ratelimit-Reset), 5xx bursts, app tokens revoked', () => {
   const fake = new FakeTwitch();
+  const SECRET = 'chaos-eventsub-secret-0123456789';
   let twitch: TwitchPlatform;
+  let callbacks: Server;
   beforeAll(async () => {
     await fake.start();
+    // Twitch's EventSub messages reach the adapter as the route hands them over (challenge, notifications).
+    callbacks = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        twitch.handleEventSub(req.headers, Buffer.concat(chunks)).then(
+          (answer) => res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(answer.text ?? ''),
+          () => res.writeHead(500).end(),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => callbacks.listen(0, '127.0.0.1', resolve));
+    const port = (callbacks.address() as { port: number }).port;
     twitch = new TwitchPlatform(
       {
         clientId: fake.clientId,
@@ -152,21 +169,28 @@ describe('Twitch chaos: 429 (Ratelimit-Reset), 5xx bursts, app tokens revoked', 
         pollIntervalMs: 30_000,
         httpTimeoutMs: 2000,
         maxFailedPolls: MAX_FAILED_POLLS,
+        eventSub: { callbackUrl: `http://127.0.0.1:${port}/api/v1/twitch/eventsub`, secret: SECRET },
       },
       logger,
     );
   });
   afterAll(async () => {
     twitch.stop();
+    await new Promise((resolve) => callbacks.close(resolve));
     await fake.stop();
   });
 
-  it('50 live streamers for 10 simulated minutes: no live session ends, ended ones end within the bound', async () => {
+  it('50 live streamers for 10 simulated minutes: no live session ends, ended ones end within the bound, one subscription each', async () => {
     const logins = names('twitchchaos');
     const accounts = logins.map((login) => {
       fake.setLive(login, true, 20);
-      return { wallet: login, username: login, externalId: null };
+      return { wallet: login, username: login, externalId: fake.addUser(login).id };
     });
+    const enabled = (login: string) =>
+      fake.subscriptions.filter(
+        (s) =>
+          s.broadcasterId === fake.addUser(login).id && s.type === 'stream.offline' && s.status === 'enabled',
+      ).length;
     const result = await runChaos({
       adapter: twitch,
       fake,
@@ -174,10 +198,14 @@ describe('Twitch chaos: 429 (Ratelimit-Reset), 5xx bursts, app tokens revoked', 
       pollIntervalMs: 30_000,
       maxFaultyInARow: MAX_FAILED_POLLS - 1,
       endStream: (i) => fake.setLive(logins[i]!, false),
-      fault(_round, random) {
-        const kinds = ['429', '5xx', 'app token revoked'];
+      started: () => waitFor(() => logins.every((l) => enabled(l) === 1), 10_000).then(() => {}),
+      async fault(_round, random) {
+        const kinds = ['revocation', '429', '5xx', 'app token revoked'];
         const kind = kinds[Math.floor(random() * kinds.length)]!;
         const reset = String(Math.floor(Date.now() / 1000) + 20);
+        if (kind === 'revocation') {
+          for (const login of some(logins, 0.1, random)) await fake.revokeSubscriptions(login);
+        }
         if (kind === '429')
           fake.fail('/helix/streams', { status: 429, headers: { 'Ratelimit-Reset': reset } });
         if (kind === '5xx') fake.fail('/helix/streams', { status: 502 });
@@ -187,6 +215,10 @@ describe('Twitch chaos: 429 (Ratelimit-Reset), 5xx bursts, app tokens revoked', 
       calm() {},
     });
     expectAcceptance('Twitch', result);
+    // A subscription revoked for failed deliveries is made again while its session runs: one each.
+    const live = logins.filter((_, i) => result.reportedAt[i] === null);
+    await waitFor(() => live.every((l) => enabled(l) === 1), 10_000);
+    for (const login of logins) expect(enabled(login), login).toBeLessThanOrEqual(1);
     for (const u of result.unwatch) u();
   });
 });

@@ -21,7 +21,7 @@ export interface ChaosRig {
   /** Ends streamer i's stream at the platform (its fake). */
   endStream(i: number): void;
   /** The faults of one round (never more than `maxFaultyInARow` rounds in a row): a name for the log. */
-  fault(round: number, random: () => number): string;
+  fault(round: number, random: () => number): string | Promise<string>;
   /** Clears what `fault` set (the fake's queued HTTP faults are cleared by the run). */
   calm(): void;
   /** The platform's fake (its queued HTTP faults are dropped after each round). */
@@ -97,7 +97,7 @@ export async function runChaos(rig: ChaosRig, seed = 55): Promise<ChaosResult> {
         }
       });
       if (faultyInARow < rig.maxFaultyInARow && random() < 0.6) {
-        faults.push(`${round}: ${rig.fault(round, random)}`);
+        faults.push(`${round}: ${await rig.fault(round, random)}`);
         faultyInARow++;
       } else {
         faultyInARow = 0;
