@@ -2,10 +2,12 @@
 // one is made (a repeated POST makes a duplicate, and another instance may have made it), Kick's per-event
 // `error` read as a refusal, deleted when no session needs it, made again when Kick dropped it. Against the
 // fake Kick in those modes; each step awaited by what the adapter reports settled, not by time.
+import { createServer, type Server } from 'node:http';
 import { FakeKick } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
+import { waitFor } from './engine-harness.ts';
 
 const logger = createLogger('silent');
 
@@ -96,5 +98,64 @@ describe('Kick subscriptions', () => {
     unwatch();
     await kick.subscriptionsSettled();
     expect(subsOf('dropped')).toHaveLength(0);
+  });
+});
+
+describe("Kick's auto-unsubscribe after failed deliveries", () => {
+  const fake = new FakeKick();
+  let kick: KickPlatform;
+  let answer = 503;
+  let server: Server;
+  beforeAll(async () => {
+    await fake.start();
+    kick = new KickPlatform(
+      {
+        clientId: fake.clientId,
+        clientSecret: fake.clientSecret,
+        authBaseUrl: fake.url,
+        apiBaseUrl: fake.url,
+        redirectUri: 'http://127.0.0.1:3000/callback',
+        pollIntervalMs: 60_000,
+        httpTimeoutMs: 2000,
+        webhooks: true,
+      },
+      logger,
+    );
+    // The app's webhook endpoint, down (503) while `answer` says so.
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(answer).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    fake.webhookUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/kick/webhook`;
+  });
+  afterAll(async () => {
+    kick.stop();
+    await new Promise((resolve) => server.close(resolve));
+    await fake.stop();
+  });
+
+  it('a subscription Kick removed after failed deliveries is made again by the periodic check while its session runs', async () => {
+    fake.misbehave = { unsubscribeAfterFailedDeliveries: 2 };
+    const user = fake.addUser('flaky');
+    const watched = { wallet: 'flaky', username: 'flaky', externalId: String(user.id) };
+    fake.setLive('flaky', true, 3);
+    const unwatch = kick.watch(watched, () => {});
+    await kick.subscriptionsSettled();
+    const subs = () => fake.subscriptions.filter((s) => s.broadcasterId === user.id);
+    expect(subs()).toHaveLength(1);
+    // Two deliveries the app's endpoint fails: Kick removes the subscription.
+    for (const live of [false, true]) {
+      fake.setLive('flaky', live, 3);
+      await waitFor(() => fake.deliveries.length >= (live ? 2 : 1), 5000);
+    }
+    await waitFor(() => subs().length === 0, 5000);
+    answer = 200;
+    await kick.checkSubscriptions([watched]);
+    expect(subs()).toHaveLength(1);
+    unwatch();
+    await kick.subscriptionsSettled();
+    expect(subs()).toHaveLength(0);
+    fake.misbehave = {};
   });
 });

@@ -14,8 +14,9 @@
 //   or ends to `webhookUrl` (the app's webhook URL, set in its settings on Kick) with Kick-Event-* headers and
 //   Kick-Event-Signature = base64(RSA PKCS#1 v1.5 SHA-256 of `${messageId}.${timestamp}.${body}`).
 // Control: in process (methods below) or over HTTP under /_fake. `misbehave` switches on, per test, what the
-// real Kick does wrong (KickDevDocs issues): a wrong is_live for live channels in large batches (#321),
-// channels missing from an answer (an unknown slug answers 200 with an empty list, #231).
+// real Kick does wrong, as its developers' tracker reports: a wrong is_live for live channels in large
+// batches, channels missing from an answer (an unknown slug answers 200 with an empty list), a per-event
+// error on a subscription, and the auto-unsubscribe of a subscription whose deliveries keep failing.
 import { createSign, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Answer, FakeHttpServer, type Route } from './fake-http.ts';
@@ -37,6 +38,11 @@ export interface KickMisbehaviour {
   missing?: Set<string>;
   /** POST /events/subscriptions answers 200 with this `error` on each event instead of a subscription. */
   subscriptionError?: string;
+  /**
+   * Kick's auto-unsubscribe: a subscription whose deliveries failed (no 2xx) this many times in a row is
+   * removed (Kick does so after a day of failures; here it takes a count).
+   */
+  unsubscribeAfterFailedDeliveries?: number;
 }
 
 const unauthorized: Answer = { status: 401, body: { data: {}, message: 'Unauthorized' } };
@@ -52,6 +58,8 @@ export class FakeKick extends FakeHttpServer {
   readonly subscriptions: Array<{ id: string; broadcasterId: number; event: string }> = [];
   /** Webhooks delivered, with the status the app answered. */
   readonly deliveries: Array<{ type: string; status: number }> = [];
+  /** Per subscription id: deliveries failed in a row (misbehave.unsubscribeAfterFailedDeliveries). */
+  private readonly failedDeliveries = new Map<string, number>();
   private nextId = 51_000_000;
   /** What this fake does wrong now (see KickMisbehaviour); empty: it answers as documented. */
   misbehave: KickMisbehaviour = {};
@@ -108,7 +116,9 @@ export class FakeKick extends FakeHttpServer {
     if (was !== live) {
       for (const sub of this.subscriptions) {
         if (sub.broadcasterId === user.id && sub.event === 'livestream.status.updated') {
-          void this.deliver('livestream.status.updated', this.statusEvent(user, live));
+          void this.deliver('livestream.status.updated', this.statusEvent(user, live), {
+            subscriptionId: sub.id,
+          });
         }
       }
     }
@@ -136,7 +146,12 @@ export class FakeKick extends FakeHttpServer {
   async deliver(
     type: string,
     payload: unknown,
-    opts: { tamper?: 'signature' | 'body'; timestamp?: string; messageId?: string } = {},
+    opts: {
+      tamper?: 'signature' | 'body';
+      timestamp?: string;
+      messageId?: string;
+      subscriptionId?: string;
+    } = {},
   ): Promise<number> {
     if (!this.webhookUrl) return 0;
     const id = opts.messageId ?? randomUUID().replace(/-/g, '').toUpperCase().slice(0, 26);
@@ -156,7 +171,7 @@ export class FakeKick extends FakeHttpServer {
         headers: {
           'Content-Type': 'application/json',
           'Kick-Event-Message-Id': id,
-          'Kick-Event-Subscription-Id': this.subscriptions[0]?.id ?? randomUUID(),
+          'Kick-Event-Subscription-Id': opts.subscriptionId ?? this.subscriptions[0]?.id ?? randomUUID(),
           'Kick-Event-Signature': signature,
           'Kick-Event-Message-Timestamp': timestamp,
           'Kick-Event-Type': type,
@@ -166,10 +181,28 @@ export class FakeKick extends FakeHttpServer {
       });
       await res.text();
       this.deliveries.push({ type, status: res.status });
+      this.delivered(opts.subscriptionId, res.status);
       return res.status;
     } catch {
       this.deliveries.push({ type, status: 0 });
+      this.delivered(opts.subscriptionId, 0);
       return 0;
+    }
+  }
+
+  /** Counts a subscription's failed deliveries in a row; past the limit set, Kick removes it. */
+  private delivered(subscriptionId: string | undefined, status: number): void {
+    if (!subscriptionId) return;
+    if (status >= 200 && status < 300) {
+      this.failedDeliveries.delete(subscriptionId);
+      return;
+    }
+    const failed = (this.failedDeliveries.get(subscriptionId) ?? 0) + 1;
+    this.failedDeliveries.set(subscriptionId, failed);
+    const limit = this.misbehave.unsubscribeAfterFailedDeliveries;
+    if (limit !== undefined && failed >= limit) {
+      const at = this.subscriptions.findIndex((sub) => sub.id === subscriptionId);
+      if (at >= 0) this.subscriptions.splice(at, 1);
     }
   }
 
