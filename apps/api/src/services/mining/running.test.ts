@@ -1,5 +1,6 @@
-// Running the engine and stopping it: docs/operations.md#stop-and-restart (the last checkpoint of every
-// session on stop) and docs/operations.md#several-instances (sessions released for the instance that takes them).
+// Running the engine and stopping it: docs/engine.md#a-sessions-life (on start-up, sessions left open are
+// taken over or closed at their last checkpoint), docs/operations.md#stop-and-restart (a last checkpoint of
+// every session on stop) and docs/operations.md#several-instances (released for the instance that takes them).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type EngineFixture,
@@ -101,6 +102,8 @@ describe('stopping', () => {
       });
     }
     expect(f.ctx.sessions.size).toBe(0);
+    // Neither the tick nor the sweep is left to run.
+    expect(vi.getTimerCount()).toBe(0);
     const told = f.events.told.length;
     const sweeps = f.store.callsOf('adopt').length;
     await elapse(f, 10 * SECOND);
@@ -108,20 +111,25 @@ describe('stopping', () => {
     expect(f.store.callsOf('adopt')).toHaveLength(sweeps);
   });
 
-  it('lets a checkpoint being written finish first, so the last one is not overwritten by it', async () => {
+  it('lets a checkpoint being written finish before it writes the last one: one statement at a time', async () => {
     const f = engineFixture();
     const a = await startLive(f, 'a');
     const loops = new EngineLoops(f.ctx);
     await loops.run(TICK_MS, SWEEP_MS);
     let answer!: () => void;
+    let writing = 0;
+    const together: number[] = [];
     const real = f.store.checkpoint.bind(f.store);
     f.store.checkpoint = async (batch) => {
+      together.push(++writing);
       if (batch[0]?.accruedUntil.getTime() === START + SECOND) {
         await new Promise<void>((resolve) => {
           answer = resolve;
         });
       }
-      return real(batch);
+      const lost = await real(batch);
+      writing--;
+      return lost;
     };
     queueCheckpoint(f.ctx, checkpointOf(a, START + SECOND));
     flushWhenDue(f.ctx);
@@ -130,6 +138,7 @@ describe('stopping', () => {
     await vi.advanceTimersByTimeAsync(0);
     answer();
     await stopped;
+    expect(together).toEqual([1, 1]);
     expect(f.store.rows.get(a.id)?.accruedUntil).toEqual(new Date(START + 2 * SECOND));
   });
 });

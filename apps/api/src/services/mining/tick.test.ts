@@ -1,6 +1,7 @@
 // What one wake-up of the engine does with the work due: docs/engine.md#a-sessions-life (updates every
 // interval, ends at the 10-day boundary, the daily cap and after the grace period, checkpoints).
-import { afterEach, describe, expect, it } from 'vitest';
+import { SERVER_MESSAGES } from '@strm/shared';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DAY,
   type EngineFixture,
@@ -13,7 +14,6 @@ import {
 } from '../../../test/support/mining-engine.ts';
 import { SocketCounter } from './sockets.ts';
 import { tick } from './tick.ts';
-import { vi } from 'vitest';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -187,5 +187,23 @@ describe('checkpoints', () => {
     expect(f.store.callsOf('checkpoint')).toHaveLength(1);
     await after(f, SECOND);
     expect(f.store.rows.get(s.id)?.accruedUntil).toEqual(new Date(START + 120 * SECOND));
+  });
+
+  it("also check the session's stake again: one gone ends it at the last moment it was confirmed", async () => {
+    const f = engineFixture();
+    const s = await startLive(f, 'alice');
+    await after(f, 60 * SECOND);
+    f.records.records.set('alice', null);
+    await after(f, 59 * SECOND);
+    expect(f.ctx.sessions.has('alice')).toBe(true);
+    await after(f, SECOND);
+    expect(f.store.rows.get(s.id)).toMatchObject({
+      endedAt: new Date(START + 60 * SECOND),
+      endReason: 'tier-deactivated',
+      minedUnits: 166_666n,
+    });
+    expect(told(f, 'notice')).toEqual([
+      { wallet: 'alice', kind: 'notice', payload: SERVER_MESSAGES.demoNoTier },
+    ]);
   });
 });
