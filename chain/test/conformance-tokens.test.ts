@@ -68,7 +68,12 @@ describe('SOL and STRM', () => {
       signature,
       '1111111111111111111111111111111111111111111111111111111111111111',
     ]);
-    expect(value[0]).toMatchObject({ err: null, confirmationStatus: 'finalized' });
+    // Final at once on the local chain; `confirmed` for ~32 slots on agave's validator, whose root trails
+    // (docs/chain.md#known-differences-from-a-validator).
+    expect(value[0]).toMatchObject({
+      err: null,
+      confirmationStatus: chain.validator === 'agave' ? 'confirmed' : 'finalized',
+    });
     expect(value[1]).toBeNull();
     const tx = await chain.connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
     expect(tx?.transaction.signatures[0]).toBe(signature);
@@ -79,14 +84,28 @@ describe('SOL and STRM', () => {
     expect(tx?.blockTime).toBeGreaterThan(Date.now() / 1000 - 120);
   });
 
-  it('gives two equal airdrops in a row, and refuses one the faucet cannot pay', async () => {
+  it('pays two equal airdrops within one blockhash once, as a validator’s faucet does, and refuses one it cannot pay', async () => {
+    // The same recipient, amount and blockhash make the same transaction: the second request is answered
+    // with the first's signature and nothing more is paid (agave's validator; docs/chain.md#known-differences-from-a-validator).
+    // Requests a blockhash apart are two transactions, each paid.
+    // Two at once share a blockhash unless a block is made between them: tried again until they do.
     const wallet = Keypair.generate();
-    const latest = await chain.connection.getLatestBlockhash();
-    for (let i = 0; i < 2; i++) {
-      const signature = await chain.connection.requestAirdrop(wallet.publicKey, LAMPORTS_PER_SOL);
-      await chain.connection.confirmTransaction({ signature, ...latest });
+    const signatures: string[] = [];
+    let paidOnce = false;
+    for (let attempt = 0; attempt < 5 && !paidOnce; attempt++) {
+      const pair = await Promise.all(
+        [0, 1].map(() => chain.connection.requestAirdrop(wallet.publicKey, LAMPORTS_PER_SOL)),
+      );
+      signatures.push(...pair);
+      paidOnce = pair[0] === pair[1];
     }
-    expect(await chain.connection.getBalance(wallet.publicKey)).toBe(2 * LAMPORTS_PER_SOL);
+    expect(paidOnce).toBe(true);
+    const latest = await chain.connection.getLatestBlockhash();
+    for (const signature of new Set(signatures))
+      expect((await chain.connection.confirmTransaction({ signature, ...latest })).value.err).toBeNull();
+    expect(await chain.connection.getBalance(wallet.publicKey)).toBe(
+      new Set(signatures).size * LAMPORTS_PER_SOL,
+    );
     expect(
       await rpc(chain.rpcUrl, 'requestAirdrop', [wallet.publicKey.toBase58(), Number.MAX_SAFE_INTEGER]),
     ).toMatchObject({ error: { code: -32603, message: expect.stringContaining('airdrop') } });
