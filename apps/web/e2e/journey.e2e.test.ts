@@ -20,6 +20,8 @@ let adminToken: string;
 let rpc: Connection;
 let tokenAccount: PublicKey;
 let page: Page;
+/** The collect's payout signature, once the server has answered it. */
+let payout: string | undefined;
 
 const onChainUnits = async () =>
   BigInt((await rpc.getTokenAccountBalance(tokenAccount, 'confirmed')).value.amount);
@@ -48,6 +50,14 @@ describe('a streamer from a new wallet to collected rewards', () => {
     expect(await onChainUnits()).toBe(1_100_000_000_000n);
 
     page = await chromium.browser.newPage();
+    // The payout's signature, from the server's rewards-collected event as the page receives it.
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        const frame = String(payload);
+        if (frame.includes('"rewards-collected"'))
+          payout ??= /"signature":"([1-9A-HJ-NP-Za-km-z]{64,88})"/.exec(frame)?.[1];
+      }),
+    );
     await installPhantomTestProvider(page, { keypair: user, rpcUrl: product.rpcUrl });
     await page.goto(product.url);
     await page.getByRole('button', { name: 'Connect Wallet' }).click();
@@ -185,6 +195,15 @@ describe('a streamer from a new wallet to collected rewards', () => {
     expect(Number(amount.replaceAll(',', ''))).toBe(pending);
     await expect.poll(onChainUnits).toBe(before + toBaseUnits(pending.toFixed(6)));
     await page.getByTestId('pending-reward').getByText('0 STRM').waitFor();
+    // The payout read back from the validator's own history (getTransaction), on either validator.
+    expect(payout).toBeDefined();
+    const landed = await rpc.getTransaction(payout!, {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(landed?.meta?.err).toBeNull();
+    const paid = landed?.meta?.postTokenBalances?.find((b) => b.owner === wallet)?.uiTokenAmount.amount;
+    expect(BigInt(paid ?? 0)).toBe(before + toBaseUnits(pending.toFixed(6)));
   });
 
   it('deactivates: the deposit comes back', async () => {
