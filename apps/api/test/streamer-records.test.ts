@@ -1,8 +1,8 @@
-// Issue 21, chain watching that scales: every watched streamer record on one PubSub connection with two
-// subscriptions (the local chain refuses a 1,025th on a connection, as the per-session accountSubscribe hit),
-// closes seen through the program's TierDeactivated event, and a lost connection restored with backoff and
-// every watched record read again, and a validator restarted under the watch. The real local chain (agave's
-// validator in the reference lane); a TCP relay in front of its PubSub port to cut it.
+// Chain watching that scales (docs/engine.md#watching-the-chain): every watched streamer record on one PubSub
+// connection with two subscriptions (the local chain refuses a 1,025th on a connection, as the per-session
+// accountSubscribe hit), closes seen through the program's TierDeactivated event, and a lost connection
+// restored with backoff and every watched record read again, and a validator restarted under the watch. The
+// local chain (agave's validator in the reference lane); a TCP relay in front of its PubSub port to cut it.
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { Keypair } from '@solana/web3.js';
 import { startLocalChain } from '@strm/local-chain';
