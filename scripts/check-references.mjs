@@ -5,6 +5,9 @@
 // import would be), a machine's absolute /work/ path, or the design documents that used to live beside the
 // repository (the product specification and its numbered sections, the architecture, style and SBF notes).
 // The product's behaviour, design and style are in docs/ now: cite `docs/<file>.md#<heading>` instead.
+// It also fails on the product specification cited as "the" one or by a bare section sign (a section of a
+// named standard, RFC 6455 and the like, is fine) and, outside docs/*.md, on a tracker's number: the tracker
+// is not in a clone either, so a comment gives the reason itself.
 //   node scripts/check-references.mjs            check the clone this script is in
 //   node scripts/check-references.mjs <dir>      check another git work tree
 import { execFileSync } from 'node:child_process';
@@ -27,11 +30,23 @@ const RULES = [
     why: 'the product specification outside the repository (docs/product.md)',
   },
   {
-    pattern: /\bspec \u00a7\s?\d/g,
-    why: 'a section of the product specification outside the repository (docs/product.md)',
+    // A section sign before a number, unless a standard's name and number come first (`RFC 6455 \u00a75.5.1`).
+    pattern: /(?<!\b(?:RFC|ISO|IEC|IEEE|ECMA|POSIX|BIP|EIP)[\s/-]?[\d.:-]*\s?)(?:\bspec\s)?\u00a7\s?\d/gi,
+    why: 'a section of the product specification outside the repository (docs/product.md#<heading>)',
   },
   { pattern: /\bshared\/(?:spec|design)\//g, why: 'the design folder outside the repository (docs/)' },
+  {
+    pattern: /\b(?:the|product)\s(?:spec)\b/gi,
+    why: 'the product specification outside the repository (docs/product.md#<heading>)',
+  },
+  {
+    pattern: /\bissues?\s#?\d+(?:(?:,\s*|\s(?:and|&)\s)#?\d+)*/gi,
+    why: "a tracker's number: the tracker is not in the clone (give the reason, or cite docs/<file>.md#<heading>)",
+    source: true,
+  },
 ];
+/** Documentation, which may describe an outside project's tracker report: the source-only rule skips it. */
+const DOCS = /^docs\/.*\.md$/;
 /** A relative path that starts by climbing: `../x`, `../x/y.md`, `'..'` after one or more `../`. */
 const CLIMB = /(?<![\w./-])((?:\.\.\/)+(?:[\w@+-][\w@.+-]*(?:\/[\w@.+-]+)*\/?|\.\.)?)/g;
 const GLOB = /[*?[{!]/;
@@ -48,9 +63,10 @@ export function findReferences(root, file, text) {
   const found = [];
   const folder = dirname(join(root, file));
   const lines = text.split('\n');
+  const rules = DOCS.test(file) ? RULES.filter((rule) => !rule.source) : RULES;
   for (const [index, line] of lines.entries()) {
     const at = (match, why) => found.push({ line: index + 1, match, why });
-    for (const { pattern, why } of RULES) for (const m of line.matchAll(pattern)) at(m[0], why);
+    for (const { pattern, why } of rules) for (const m of line.matchAll(pattern)) at(m[0], why);
     for (const m of line.matchAll(CLIMB)) {
       // A glob (Biome's import patterns: `../*/**`) matches imports relative to each importer, not this file.
       if (GLOB.test(line[m.index + m[0].length] ?? '')) continue;

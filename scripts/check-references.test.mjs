@@ -13,7 +13,11 @@ import { checkRepository, findReferences } from './check-references.mjs';
 const script = fileURLToPath(new URL('check-references.mjs', import.meta.url));
 const up = (n) => '../'.repeat(n);
 const spec = ['product', 'spec.md'].join('-');
-const section = ['spec', '§4'].join(' ');
+const sign = String.fromCharCode(0xa7);
+const section = ['spec', `${sign}4`].join(' ');
+const tracker = (n) => ['issue', n].join(' ');
+const theSpec = ['the', 'spec'].join(' ');
+const trackers = ['issues', '18 and 36'].join(' ');
 const designFolder = ['shared', 'design', ''].join('/');
 const styleGuide = ['STYLE', 'md'].join('.');
 const machinePath = ['', 'work', 'elsewhere'].join('/');
@@ -73,6 +77,45 @@ describe('check-references', () => {
     assert.deepEqual(
       found.sort(),
       [`1 ${section}`, `1 ${spec}`, `1 ${styleGuide}`, `2 ${designFolder}`, `2 ${machinePath}`].sort(),
+    );
+  });
+
+  it("fails on a tracker's number and the product specification cited by its sections or by name", () => {
+    const text = [
+      `// The overlay (${tracker(24)}), the platforms (${tracker('#40')}), both (${trackers}).`,
+      `/** Spec ${sign}5: the token. Strings of the screen (${sign}2, ${sign}5), in ${theSpec}'s order. */`,
+      `// Capitalised: ${tracker(21).replace('i', 'I')}, The product ${'spec'}.`,
+    ].join('\n');
+    const found = findReferences('/repo', 'apps/web/src/a.tsx', text).map((f) => `${f.line} ${f.match}`);
+    assert.deepEqual(
+      found.sort(),
+      [
+        `1 ${tracker('#40')}`,
+        `1 ${trackers}`,
+        `1 ${tracker(24)}`,
+        `2 ${sign}2`,
+        `2 ${sign}5`,
+        `2 Spec ${sign}5`,
+        `2 ${theSpec}`,
+        `3 ${tracker(21).replace('i', 'I')}`,
+        `3 product ${'spec'}`,
+      ].sort(),
+    );
+  });
+
+  it("passes a named standard's sections and other specs; docs/*.md may name an outside tracker's report", () => {
+    const text = [
+      `// The closing handshake (RFC 6455 ${sign}5.5.1), a masked frame (RFC 6455 ${sign}5.3), ECMA-262 ${sign}7.1.`,
+      `// The target spec's path; --test-reporter=spec; "spec": "0.1.0"; this specification's rule.`,
+    ].join('\n');
+    assert.deepEqual(findReferences('/repo', 'chain/src/pubsub/mod.rs', text), []);
+    const report = `Batches answer false (KickDevDocs ${tracker(321)}).\n`;
+    assert.deepEqual(findReferences('/repo', 'docs/platforms.md', report), []);
+    const cited = findReferences('/repo', 'docs/engine.md', `As ${theSpec} says.\n`).map((f) => f.match);
+    assert.deepEqual(cited, [theSpec]);
+    assert.deepEqual(
+      findReferences('/repo', 'README.md', report).map((f) => f.match),
+      [tracker(321)],
     );
   });
 
