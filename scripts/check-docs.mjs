@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { repositoryFiles } from './check-references.mjs';
 
 /** Where the product's variables are declared (zod schemas over the environment). */
-const SCHEMAS = ['apps/api/src/config.ts', 'apps/api/src/platforms/oauth-config.ts'];
+const SCHEMAS = ['apps/api/src/config.ts', 'apps/api/src/oauth-platforms-config.ts'];
 /** Where else the product reads the environment directly (tests, benchmarks and tools excluded). */
 const READERS =
   /^(apps\/api\/src|apps\/web\/src|chain\/ts|packages\/(shared|mining-client|migrations)\/src)\/.*\.tsx?$|^apps\/web\/vite\.config\.ts$/;

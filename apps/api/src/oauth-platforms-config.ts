@@ -3,9 +3,8 @@
 // YouTube without its API key), which would leave the platform half on. Unset, the platform is off and the
 // dashboard says so.
 import { z } from 'zod';
+import { emptyAsUndefined, httpUrl } from './config-values.ts';
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
-const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalText = z.preprocess(emptyAsUndefined, z.string().min(1).optional());
 
 export const oauthPlatformsEnv = {

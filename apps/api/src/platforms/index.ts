@@ -1,7 +1,9 @@
 // The streaming platforms the engine and the verification know: Twitch, TikTok, YouTube and Kick (their base
-// URLs from the configuration), the demo platform when DEMO_PLATFORM is on, and any a test passes in (AppDeps.platforms).
+// URLs from the configuration), the demo platform when DEMO_PLATFORM is on, and any a test passes in.
 import type { StreamPlatform } from '@strm/shared';
-import type { AppDeps } from '../deps.ts';
+import type { Config } from '../config.ts';
+import type { PrismaClient } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { PlatformAdapter, PlatformAdapters } from './adapter.ts';
 import { DemoPlatform } from './demo.ts';
@@ -28,7 +30,21 @@ export interface Platforms {
   stop(): void;
 }
 
-export function createPlatforms(deps: AppDeps & { metrics: Metrics; instanceId: string }): Platforms {
+/** What the platforms are built from (of the app's dependencies, deps.ts, and the composition root). */
+export interface PlatformsDeps {
+  config: Config;
+  prisma: PrismaClient;
+  logger: Logger;
+  metrics: Metrics;
+  /** This instance, as the cluster knows it (Kick's subscriptions have one owner at a time). */
+  instanceId: string;
+  /** Platforms a test passes in, in place of the configured one of the same name. */
+  platforms?: PlatformAdapter[] | undefined;
+  /** A demo platform a test toggles live itself. */
+  demoPlatform?: DemoPlatform | undefined;
+}
+
+export function createPlatforms(deps: PlatformsDeps): Platforms {
   const { config, logger, metrics } = deps;
   const { httpTimeoutMs } = config.platforms;
   const inbox = new WebhookInbox(logger);
