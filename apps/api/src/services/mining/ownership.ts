@@ -166,11 +166,19 @@ export async function graceExpired(ctx: EngineContext, s: LiveSession): Promise<
   const elsewhere = await ctx.deps.events.connectedElsewhere?.(s.wallet).catch(() => false);
   if (!ctx.isCurrent(s) || s.disconnectedAtMs == null) return;
   if (elsewhere) {
-    // Checkpoint, then let the instance holding the socket take it over (its next sweep).
+    // Checkpoint, then let the instance holding the socket take it over (its next sweep). Not dropped while
+    // that is under way (a second grace check would end it); dropped again if the hand-over failed and no
+    // socket came back here meanwhile, so that the grace check asked again later hands it over then.
     const now = ctx.nowMs();
+    const droppedAtMs = s.disconnectedAtMs;
     s.disconnectedAtMs = null;
-    await ctx.store.checkpoint([checkpointOf(s, now)]);
-    if (await ctx.store.release(s.id)) ctx.forget(s.id);
+    try {
+      await ctx.store.checkpoint([checkpointOf(s, now)]);
+      if (await ctx.store.release(s.id)) ctx.forget(s.id);
+    } catch (err) {
+      if (ctx.isCurrent(s) && !ctx.connections.get(s.wallet)) s.disconnectedAtMs = droppedAtMs;
+      throw err;
+    }
     return;
   }
   await endSession(ctx, s.wallet, s.id, s.disconnectedAtMs, 'disconnected');

@@ -170,6 +170,20 @@ describe('a session ends by itself', () => {
     expect(f.ctx.sessions.has('alice')).toBe(true);
     expect(told(f, 'stopped')).toEqual([]);
   });
+
+  it('is handed over 5 s later when handing it to the instance holding its socket failed', async () => {
+    const f = engineFixture();
+    const s = await startLive(f, 'alice');
+    new SocketCounter(f.ctx).disconnected('alice');
+    f.events.elsewhere.add('alice');
+    f.store.failing.add('checkpoint');
+    await after(f, 30 * SECOND);
+    expect(f.store.rows.get(s.id)?.ownerInstance).not.toBeNull();
+    f.store.failing.clear();
+    await after(f, 5 * SECOND);
+    expect(f.store.rows.get(s.id)).toMatchObject({ ownerInstance: null, endedAt: null });
+    expect(f.ctx.sessions.has('alice')).toBe(false);
+  });
 });
 
 describe('checkpoints', () => {
