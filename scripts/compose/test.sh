@@ -5,16 +5,19 @@
 #   2. `docker compose up --build` of the production stack, every health check passing; then readiness, a
 #      wallet's sign-in, the web app's first page and /metrics with its token
 #   3. `docker compose down` then `up`: the data (named volumes) is still there
-#   4. `--scale api=2` behind the load balancer of docker-compose.scale.yml: a signed-in client's sockets and
+#   4. `--profile observability`: Prometheus scrapes the API with the rules loaded; the treasury owner's SOL
+#      drained on the chain the stack runs on, StrmTreasurySolLow is read firing from Prometheus's API
+#   5. `--scale api=2` behind the load balancer of docker-compose.scale.yml: a signed-in client's sockets and
 #      calls survive a restart of one instance
-#   5. `docker compose -f docker-compose.local-chain.yml up`: a streamer mines on the demo platform end to end
+#   6. `docker compose -f docker-compose.local-chain.yml up`: a streamer mines on the demo platform end to end
 # It prints each step's time and the images' sizes, and leaves nothing running (containers, networks and
 # volumes of its compose project are removed; a dockerd it started is stopped). The images stay, as a cache.
 #
 # Where no image registry is reached (this project's machines), the images compose names are built here from
 # Debian's packages, once, and kept in the engine's image store: a Debian trixie base (debootstrap, docker
 # import) and on it stand-ins for node:20 (Debian's Node.js 20), postgres (PostgreSQL 17), redis (Redis 8)
-# and haproxy, given to compose through BASE_IMAGE, POSTGRES_IMAGE, REDIS_IMAGE and HAPROXY_IMAGE. The local
+# haproxy and prometheus, given to compose through BASE_IMAGE, POSTGRES_IMAGE, REDIS_IMAGE, HAPROXY_IMAGE and
+# PROMETHEUS_IMAGE. The local
 # chain's executable is this clone's own build (node scripts/cargo.mjs build -p strm-local-chain, seconds
 # with a warm target dir), given to the local-chain image as LOCAL_CHAIN_IMAGE; the image's own Rust build
 # (the default, LOCAL_CHAIN_IMAGE=chain) needs the rust image, which no registry serves here.
@@ -40,15 +43,21 @@ export API_PORT=${STRM_COMPOSE_API_PORT:-13000}
 export LOCAL_API_PORT=${STRM_COMPOSE_LOCAL_API_PORT:-13001}
 export LOCAL_CHAIN_RPC_PORT=${STRM_COMPOSE_CHAIN_PORT:-18899}
 export LOCAL_CHAIN_WS_PORT=$((LOCAL_CHAIN_RPC_PORT + 1))
+export PROMETHEUS_PORT=${STRM_COMPOSE_PROMETHEUS_PORT:-19090}
+# The production stack's chain service, published for the observability step (scripts/compose/test.compose.yml).
+export STRM_COMPOSE_PROD_CHAIN_PORT=${STRM_COMPOSE_PROD_CHAIN_PORT:-18897}
 export POSTGRES_PASSWORD=compose-test-password
 export REDIS_PASSWORD="compose-test-redis-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')"
 export STRM_TEST_JWT_SECRET="compose-test-jwt-secret-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
 export STRM_TEST_METRICS_TOKEN="compose-test-metrics-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')"
+# The observability profile's secret `metrics-token` reads METRICS_TOKEN, as from an operator's .env.
+export METRICS_TOKEN=$STRM_TEST_METRICS_TOKEN
 export TREASURY_KEYPAIR_FILE=$WORK/treasury-keypair.json
 # No BuildKit progress animation in a log.
 export BUILDKIT_PROGRESS=plain COMPOSE_PROGRESS=plain
 
 BASE=(-f docker-compose.yml -f scripts/compose/test.compose.yml)
+OBSERVED=("${BASE[@]}" --profile observability)
 SCALE=("${BASE[@]}" -f docker-compose.scale.yml)
 # The development configuration: a project of its own (COMPOSE_PROJECT_NAME would otherwise name both).
 LOCAL=(-p "$PROJECT-local" -f docker-compose.local-chain.yml)
@@ -81,15 +90,15 @@ cleanup() {
   if [ "$status" != 0 ] && [ -n "$step_name" ]; then
     echo "FAILED in: $step_name" >&2
     if docker info >/dev/null 2>&1; then
-      docker compose "${SCALE[@]}" ps -a 2>/dev/null
-      docker compose "${SCALE[@]}" logs --no-color --tail 40 2>/dev/null | tail -160
+      docker compose "${SCALE[@]}" --profile observability ps -a 2>/dev/null
+      docker compose "${SCALE[@]}" --profile observability logs --no-color --tail 40 2>/dev/null | tail -160
       docker compose "${LOCAL[@]}" ps -a 2>/dev/null
       docker compose "${LOCAL[@]}" logs --no-color --tail 40 2>/dev/null | tail -80
     fi
   fi
   if docker info >/dev/null 2>&1; then
-    docker compose "${SCALE[@]}" down -v --remove-orphans -t 10 >/dev/null 2>&1
-    docker compose "${BASE[@]}" down -v --remove-orphans -t 10 >/dev/null 2>&1
+    docker compose "${SCALE[@]}" --profile observability down -v --remove-orphans -t 10 >/dev/null 2>&1
+    docker compose "${OBSERVED[@]}" down -v --remove-orphans -t 10 >/dev/null 2>&1
     docker compose "${LOCAL[@]}" down -v --remove-orphans -t 10 >/dev/null 2>&1
   fi
   if [ -n "$DOCKERD_PID" ]; then
@@ -191,7 +200,7 @@ build_stand_in() {
 
 if [ "${STRM_COMPOSE_OFFICIAL_IMAGES:-}" = 1 ]; then
   step "images: the official ones (STRM_COMPOSE_OFFICIAL_IMAGES=1)"
-  unset BASE_IMAGE POSTGRES_IMAGE REDIS_IMAGE HAPROXY_IMAGE
+  unset BASE_IMAGE POSTGRES_IMAGE REDIS_IMAGE HAPROXY_IMAGE PROMETHEUS_IMAGE
 else
   step "images: local stand-ins from Debian's packages (cached after the first run)"
   if ! docker image inspect strm-local/debian:trixie >/dev/null 2>&1; then
@@ -207,9 +216,10 @@ else
   else
     echo "strm-local/debian:trixie: cached"
   fi
-  for name in node postgres redis haproxy; do build_stand_in "$name"; done
+  for name in node postgres redis haproxy prometheus; do build_stand_in "$name"; done
   export BASE_IMAGE=strm-local/node:latest POSTGRES_IMAGE=strm-local/postgres:latest
   export REDIS_IMAGE=strm-local/redis:latest HAPROXY_IMAGE=strm-local/haproxy:latest
+  export PROMETHEUS_IMAGE=strm-local/prometheus:latest
 fi
 
 if [ "${STRM_COMPOSE_OFFICIAL_IMAGES:-}" = 1 ]; then
@@ -280,8 +290,22 @@ client persisted "http://127.0.0.1:$API_PORT" "$WORK/remembered.json"
   { echo "FAIL: Redis lost its data over down/up" >&2; exit 1; }
 echo "  Redis kept its data (appendonly file in the redis-data volume)"
 
-# --- 4. several instances -------------------------------------------------------------------------------------
-step "4. --scale api=2 behind the load balancer; one instance restarted under a live session"
+# --- 4. Prometheus and an alert --------------------------------------------------------------------------------
+step "4. --profile observability: Prometheus with the rules; the treasury's SOL drained, an alert firing"
+# The shipped rules, each `for:` cut to 10 s so that the alert fires within the test (test.compose.yml mounts
+# this copy over deploy/prometheus/strm.rules.yml); expressions and figures unchanged.
+export STRM_TEST_RULES_FILE=$WORK/strm.rules.yml
+sed -E 's/^( *)for: .*/\1for: 10s/' deploy/prometheus/strm.rules.yml >"$STRM_TEST_RULES_FILE"
+chmod 644 "$STRM_TEST_RULES_FILE"
+quiet docker compose "${OBSERVED[@]}" up -d --wait --wait-timeout 300 prometheus
+docker compose "${OBSERVED[@]}" ps --format 'table {{.Service}}\t{{.Status}}\t{{.Ports}}' prometheus
+observe() { (cd apps/api && node --import tsx test/compose/observability.ts "$@"); }
+observe drain-sol "http://127.0.0.1:$STRM_COMPOSE_PROD_CHAIN_PORT" "$TREASURY_KEYPAIR_FILE"
+observe firing "http://127.0.0.1:$PROMETHEUS_PORT" StrmTreasurySolLow 240
+quiet docker compose "${OBSERVED[@]}" rm -s -f -v prometheus
+
+# --- 5. several instances -------------------------------------------------------------------------------------
+step "5. --scale api=2 behind the load balancer; one instance restarted under a live session"
 quiet docker compose "${SCALE[@]}" up -d --wait --wait-timeout 300 --scale api=2
 docker compose "${SCALE[@]}" ps --format 'table {{.Name}}\t{{.Status}}\t{{.Ports}}'
 mapfile -t apis < <(docker compose "${SCALE[@]}" ps -q api)
@@ -293,8 +317,8 @@ docker logs "${apis[0]}" 2>&1 | grep -E '"msg":"(shutting down|shutdown took too
   sed -E 's/^/    /' | cut -c1-300 || true
 docker compose "${SCALE[@]}" down -v -t 30
 
-# --- 5. the development project --------------------------------------------------------------------------------
-step "5. docker compose -f docker-compose.local-chain.yml up: mining on the demo platform, on its own database"
+# --- 6. the development project --------------------------------------------------------------------------------
+step "6. docker compose -f docker-compose.local-chain.yml up: mining on the demo platform, on its own database"
 export LOCAL_ADMIN_WALLETS=$STRM_TEST_ADMIN_WALLET
 quiet docker compose "${LOCAL[@]}" up -d --wait --wait-timeout 600
 docker compose "${LOCAL[@]}" ps --format 'table {{.Service}}\t{{.Status}}\t{{.Ports}}'
@@ -312,4 +336,4 @@ echo
 echo "=== steps"
 printf '%s\n' "${STEPS[@]}"
 echo
-echo "compose: 5 passed, 0 failed"
+echo "compose: 6 passed, 0 failed"
