@@ -10,7 +10,7 @@ import { createMetrics } from '../src/observability/metrics.ts';
 import type { LiveStatus } from '../src/platforms/adapter.ts';
 import { PlatformError } from '../src/platforms/fetch.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
-import { openToken, sealToken } from '../src/platforms/oauth-accounts.ts';
+import { openToken, sealToken } from '../src/platforms/oauth-code-accounts.ts';
 import { YouTubePlatform } from '../src/platforms/youtube.ts';
 import { pkceChallenge } from '../src/platforms/oauth-state.ts';
 

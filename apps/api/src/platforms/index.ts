@@ -9,7 +9,7 @@ import type { PlatformAdapter, PlatformAdapters } from './adapter.ts';
 import { DemoPlatform } from './demo.ts';
 import { KickPlatform } from './kick.ts';
 import { prismaKickSubscriptions } from './kick-subscriptions.ts';
-import { youtubeGrantRevoked, youtubeRefreshTokens } from './oauth-accounts.ts';
+import { youtubeGrantRevoked, youtubeRefreshTokens } from './oauth-code-accounts.ts';
 import { TikTokPlatform } from './tiktok.ts';
 import { TwitchPlatform } from './twitch.ts';
 import { WebhookInbox } from './webhook-inbox.ts';

@@ -44,8 +44,8 @@ export function apiRouter(
 
   router.use(authRouter(deps, stores));
   router.use(registrationsRouter(deps));
-  router.use(maintenanceRouter(deps));
-  router.use(marketRouter(deps));
+  router.use(maintenanceRouter(deps, services));
+  router.use(marketRouter(deps, services));
   router.use(streamerRouter(deps, services));
   router.use(adjustmentsRouter(deps, services));
   router.use(demoRouter(deps, services));

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { requireAdmin, walletOf } from '../http/auth.ts';
 import { route } from '../http/openapi-route.ts';
-import { cachedMaintenance, setMaintenance } from '../services/maintenance.ts';
+import type { Services } from '../services/index.ts';
+import { setMaintenance } from '../services/maintenance.ts';
 
 const getMaintenance = route({
   method: 'get',
@@ -35,10 +36,10 @@ const postStop = route({
   ok: { schema: maintenanceStatusSchema },
 });
 
-export function maintenanceRouter(deps: AppDeps): Router {
+export function maintenanceRouter(deps: AppDeps, services: Pick<Services, 'maintenance'>): Router {
   const router = Router();
   const admin = requireAdmin(deps);
-  const maintenance = cachedMaintenance(deps.prisma);
+  const { maintenance } = services;
 
   getMaintenance(router, async (_req, res) => {
     res.json((await maintenance()) satisfies z.input<typeof maintenanceStatusSchema>);

@@ -4,7 +4,7 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { route } from '../http/openapi-route.ts';
-import { MarketService } from '../services/market.ts';
+import type { Services } from '../services/index.ts';
 
 const getMarket = route({
   method: 'get',
@@ -24,16 +24,9 @@ const getClientConfig = route({
   ok: { schema: clientConfigSchema },
 });
 
-export function marketRouter(deps: AppDeps, market?: MarketService): Router {
+export function marketRouter(deps: AppDeps, services: Pick<Services, 'market'>): Router {
   const router = Router();
-  const service =
-    market ??
-    new MarketService({
-      pairApiUrl: deps.config.market.pairApiUrl,
-      refreshMs: deps.config.market.refreshMs,
-      clock: deps.clock,
-      logger: deps.logger,
-    });
+  const service = services.market;
 
   getMarket(router, async (_req, res) => {
     res.json((await service.get()) satisfies z.input<typeof marketResponseSchema>);

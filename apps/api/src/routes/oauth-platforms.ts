@@ -13,8 +13,6 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { requireAccess, walletOf } from '../http/auth.ts';
 import { route } from '../http/openapi-route.ts';
-import { OAuthCodeAccounts } from '../platforms/oauth-accounts.ts';
-import { PlatformAccounts } from '../platforms/verification.ts';
 import type { Services } from '../services/index.ts';
 
 const NAME = { youtube: 'YouTube', kick: 'Kick' } as const satisfies Record<OAuthCodePlatform, string>;
@@ -65,31 +63,11 @@ const postKickWebhook = route({
 
 export function oauthPlatformsRouter(
   deps: AppDeps,
-  services: Pick<Services, 'platforms' | 'engine' | 'access' | 'streamers'>,
+  services: Pick<Services, 'platforms' | 'oauthAccounts' | 'access'>,
 ): Router {
   const router = Router();
   const { platforms } = services;
-  const isLive = (wallet: string) => services.engine.liveAnywhere(wallet);
-  const accounts = new OAuthCodeAccounts({
-    prisma: deps.prisma,
-    streamers: services.streamers,
-    clock: deps.clock,
-    logger: deps.logger,
-    youtube: platforms.youtube,
-    kick: platforms.kick,
-    accounts: new PlatformAccounts({
-      prisma: deps.prisma,
-      streamers: services.streamers,
-      clock: deps.clock,
-      logger: deps.logger,
-      twitch: platforms.twitch,
-      tiktok: platforms.tiktok,
-      isLive,
-      codeTtlSeconds: deps.config.platforms.tiktok.codeTtlSeconds,
-    }),
-    isLive,
-    youtubeSecret: deps.config.platforms.youtube.clientSecret,
-  });
+  const accounts = services.oauthAccounts;
   const auth = requireAccess(deps, services.access);
 
   for (const { platform, getAuth, postExchange } of perPlatform) {

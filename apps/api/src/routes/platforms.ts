@@ -21,7 +21,6 @@ import { DomainError } from '../errors.ts';
 import { assertOwnWallet, requireAccess, walletOf } from '../http/auth.ts';
 import { route } from '../http/openapi-route.ts';
 import type { Services } from '../services/index.ts';
-import { PlatformAccounts } from '../platforms/verification.ts';
 
 const getTwitchAuth = route({
   method: 'get',
@@ -117,20 +116,11 @@ const getTikTokAuth = route({
 
 export function platformsRouter(
   deps: AppDeps,
-  services: Pick<Services, 'platforms' | 'engine' | 'access' | 'streamers'>,
+  services: Pick<Services, 'platforms' | 'platformAccounts' | 'access'>,
 ): Router {
   const router = Router();
   const { config } = deps;
-  const accounts = new PlatformAccounts({
-    prisma: deps.prisma,
-    streamers: services.streamers,
-    clock: deps.clock,
-    logger: deps.logger,
-    twitch: services.platforms.twitch,
-    tiktok: services.platforms.tiktok,
-    isLive: (wallet) => services.engine.liveAnywhere(wallet),
-    codeTtlSeconds: config.platforms.tiktok.codeTtlSeconds,
-  });
+  const accounts = services.platformAccounts;
   // Signed in with beta access (or an admin); the EventSub webhook alone is Twitch's.
   const auth = requireAccess(deps, services.access);
 

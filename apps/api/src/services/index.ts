@@ -5,15 +5,18 @@
 // ended) comes in as `outputs`, built from Socket.IO by the app before the services (socket/).
 import type { ConfigAccount } from '@strm/mining-client';
 import { configPda, miningProgram, readConfig } from '@strm/mining-client';
-import { TOKEN_DECIMALS } from '@strm/shared';
+import { type MaintenanceStatus, TOKEN_DECIMALS } from '@strm/shared';
 import { ClusterMembership } from '../cluster/membership.ts';
 import type { AppDeps } from '../deps.ts';
 import { type BackgroundLoop, backgroundLoop } from '../observability/background.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { createPlatforms, type Platforms } from '../platforms/index.ts';
+import { OAuthCodeAccounts } from '../platforms/oauth-code-accounts.ts';
+import { PlatformAccounts } from '../platforms/platform-accounts.ts';
 import { AccessControl } from './access.ts';
 import { chainStreamerRecords, type StreamerRecords } from '../chain/streamer-records.ts';
-import { getMaintenance } from './maintenance.ts';
+import { cachedMaintenance, getMaintenance } from './maintenance.ts';
+import { MarketService } from './market.ts';
 import { type EngineCounters, engineCounters } from './mining/counters.ts';
 import { type EngineEvents, MiningEngine } from './mining/engine.ts';
 import { OverlayService } from './overlay/index.ts';
@@ -45,6 +48,14 @@ export interface Services {
   /** Streamers and their platform accounts. */
   streamers: StreamerRepository;
   platforms: Platforms;
+  /** Twitch and TikTok accounts: usernames, bio codes, Twitch's token check, statuses of all four. */
+  platformAccounts: PlatformAccounts;
+  /** YouTube and Kick accounts, verified by an authorization code. */
+  oauthAccounts: OAuthCodeAccounts;
+  /** The token's market figures (the DEX pair API), cached. */
+  market: MarketService;
+  /** Maintenance mode as GET /maintenance answers it (read from the database at most once a second). */
+  maintenance: () => Promise<MaintenanceStatus>;
   /** The mining engine: live sessions, their accrual, checkpoints and ends. */
   engine: MiningEngine;
   /** The engine's database writes, counted for the benchmark. */
@@ -127,6 +138,35 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
     if (treasury)
       await recordUnrecordedPayouts({ prisma, connection: deps.rpc.connection, treasury, logger });
   };
+  const isLive = (wallet: string) => engine.liveAnywhere(wallet);
+  const platformAccounts = new PlatformAccounts({
+    prisma,
+    streamers,
+    clock,
+    logger,
+    twitch: platforms.twitch,
+    tiktok: platforms.tiktok,
+    isLive,
+    codeTtlSeconds: config.platforms.tiktok.codeTtlSeconds,
+  });
+  const oauthAccounts = new OAuthCodeAccounts({
+    prisma,
+    streamers,
+    clock,
+    logger,
+    youtube: platforms.youtube,
+    kick: platforms.kick,
+    accounts: platformAccounts,
+    isLive,
+    youtubeSecret: config.platforms.youtube.clientSecret,
+  });
+  const market = new MarketService({
+    pairApiUrl: config.market.pairApiUrl,
+    refreshMs: config.market.refreshMs,
+    clock,
+    logger,
+  });
+  const maintenance = cachedMaintenance(prisma);
   const tierActions = new TierActions({
     prisma,
     streamers,
@@ -162,6 +202,10 @@ export function createServices(deps: AppDeps & { metrics: Metrics }, outputs: Se
     records,
     streamers,
     platforms,
+    platformAccounts,
+    oauthAccounts,
+    market,
+    maintenance,
     engine,
     counters,
     claims,

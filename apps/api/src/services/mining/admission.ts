@@ -7,7 +7,7 @@ import type { RecordChange, TierActivation } from '../../chain/streamer-records.
 import { type EngineContext, platformLabel } from './context.ts';
 import { engagementBoostPermille } from './engagement.ts';
 import { DomainError } from '../../errors.ts';
-import { oauthPlatformRefusal } from '../../platforms/oauth-accounts.ts';
+import { oauthPlatformRefusal } from '../../platforms/oauth-code-accounts.ts';
 import { buildSession, type LiveSession } from './session.ts';
 import { OpenSessionExists } from './store.ts';
 import type { StartRequest, StartResult } from './types.ts';

@@ -266,7 +266,7 @@ export class PlatformAccounts {
     if (taken) throw new DomainError('account_taken', SERVER_MESSAGES[`${platform}AccountTaken`]);
   }
 
-  /** Also YouTube's and Kick's (platforms/oauth-accounts.ts). */
+  /** Also YouTube's and Kick's (platforms/oauth-code-accounts.ts). */
   async markVerified(wallet: string, platform: Platform, id: number, username: string, externalId: string) {
     await this.assertNotTaken(wallet, platform, username, externalId);
     try {
