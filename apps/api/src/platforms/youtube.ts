@@ -15,12 +15,10 @@
 //   recent lookup read, and what one wallet makes the server ask is bounded by its own daily budget
 //   (walletDailyUnits), so one wallet cannot spend the quota every other streamer needs.
 import type { Redis } from 'ioredis';
-import { Counter, Gauge } from 'prom-client';
-import { SERVER_MESSAGES } from '@strm/shared';
-import { z } from 'zod';
+import { Gauge } from 'prom-client';
 import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
-import { expectJson, type HttpResponse, malformed, PlatformError, platformFetch } from './fetch.ts';
+import { malformed, PlatformError } from './fetch.ts';
 import {
   CachedToken,
   codeGrantUrl,
@@ -30,29 +28,25 @@ import {
   type TokenEndpoint,
 } from './oauth-code.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
+import {
+  broadcastsSchema,
+  channelsSchema,
+  VIDEOS_PAGE,
+  YOUTUBE_MESSAGES,
+  YouTubeDataApi,
+} from './youtube-data-api.ts';
 import { YouTubeQuota, YouTubeQuotaExhausted } from './youtube-quota.ts';
 
 const LABEL = 'YouTube';
-/** videos.list takes at most 50 ids a call. */
-const VIDEOS_PAGE = 50;
 export const YOUTUBE_SCOPE = 'https://www.googleapis.com/auth/youtube.readonly';
 /** The share of the daily quota live polling may spend; the rest is for verifications and session starts. */
 const POLL_QUOTA_SHARE = 0.8;
 const DAY_MS = 86_400_000;
 
-export const YOUTUBE_MESSAGES = {
-  notConfigured: SERVER_MESSAGES.youtubeNotConfigured,
-  unavailable: 'Failed to connect to YouTube Live',
-  codeRefused: 'YouTube did not accept this authorization. Please connect with YouTube again.',
-  tokenInvalid: 'Your YouTube authorization has expired or was revoked. Please connect with YouTube again.',
-  noChannel: 'This Google account has no YouTube channel. Create one, then connect with YouTube again.',
-  quotaExhausted: SERVER_MESSAGES.youtubeQuotaExhausted,
-  walletBudgetSpent: SERVER_MESSAGES.youtubeWalletBudgetSpent,
-} as const;
-
 /** Units a lookup for one account costs at most before it knows (liveBroadcasts.list, videos.list). */
 const LOOKUP_UNITS = 2;
 
+export { YOUTUBE_MESSAGES } from './youtube-data-api.ts';
 export {
   nextPacificMidnight,
   pacificDay,
@@ -94,43 +88,6 @@ export interface YouTubeOptions extends PollOptions {
 /** Where the adapter reads a verified streamer's refresh token (decrypted), by wallet. */
 export type RefreshTokenSource = (account: PlatformAccountRef) => Promise<string | null>;
 
-const channelsSchema = z.object({
-  items: z
-    .array(
-      z.object({
-        id: z.string().min(1),
-        snippet: z.object({ title: z.string(), customUrl: z.string().optional() }),
-      }),
-    )
-    .optional(),
-});
-const broadcastsSchema = z.object({
-  items: z.array(
-    z.object({
-      id: z.string().min(1),
-      snippet: z.object({ channelId: z.string().optional() }).optional(),
-      status: z.object({ lifeCycleStatus: z.string() }),
-    }),
-  ),
-});
-const videosSchema = z.object({
-  items: z.array(
-    z.object({
-      id: z.string(),
-      liveStreamingDetails: z
-        .object({
-          actualStartTime: z.string().optional(),
-          actualEndTime: z.string().optional(),
-          concurrentViewers: z.coerce.number().int().nonnegative().optional(),
-        })
-        .optional(),
-    }),
-  ),
-});
-const errorSchema = z.object({
-  error: z.object({ errors: z.array(z.object({ reason: z.string() })).optional() }),
-});
-
 export interface YouTubeChannel {
   /** The channel id (UC…): the account's external id. */
   id: string;
@@ -155,8 +112,8 @@ export class YouTubePlatform extends PolledPlatform {
   /** The project's units and each wallet's budget (shared through Redis when there is one). */
   private readonly quota: YouTubeQuota;
   private lastRoundAtMs = 0;
-  private readonly units: Counter<'method'> | undefined;
-  private readonly exhausted: Gauge | undefined;
+  /** Google's Data API, each call counted against the quota. */
+  private readonly data: YouTubeDataApi;
   private readonly perThousand: Gauge | undefined;
 
   constructor(
@@ -168,19 +125,9 @@ export class YouTubePlatform extends PolledPlatform {
   ) {
     super(LABEL, options, logger);
     this.quota = new YouTubeQuota(options, logger);
+    this.data = new YouTubeDataApi(options, this.quota, logger);
     const registry = options.metrics?.registry;
     if (registry) {
-      this.units = new Counter({
-        name: 'strm_youtube_quota_units_total',
-        help: 'YouTube Data API quota units spent by this instance, by method (1 unit a call)',
-        labelNames: ['method'],
-        registers: [registry],
-      });
-      this.exhausted = new Gauge({
-        name: 'strm_youtube_quota_exhausted',
-        help: 'Whether YouTube answered quotaExceeded and is not asked until it resets (1) or not (0)',
-        registers: [registry],
-      });
       this.perThousand = new Gauge({
         name: 'strm_youtube_quota_units_per_1000_live_streamers_per_day',
         help: 'Estimated quota units a day of live polling spends per 1,000 live YouTube streamers, at the pace of the last poll',
@@ -234,7 +181,7 @@ export class YouTubePlatform extends PolledPlatform {
     const url = new URL(`${this.options.apiBaseUrl}/youtube/v3/channels`);
     url.searchParams.set('part', 'snippet');
     url.searchParams.set('mine', 'true');
-    const body = await this.dataApi('channels.list', url.toString(), tokens.access_token);
+    const body = await this.data.call('channels.list', url.toString(), tokens.access_token);
     const parsed = channelsSchema.safeParse(body);
     if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
     const channel = parsed.data.items?.[0];
@@ -253,13 +200,13 @@ export class YouTubePlatform extends PolledPlatform {
     entry.videoId ??= await this.findLiveVideo(account);
     let status: LiveStatus = { live: false, viewers: 0 };
     if (entry.videoId) {
-      const videos = await this.videos([entry.videoId]);
+      const videos = await this.data.videos([entry.videoId]);
       status = videos.get(entry.videoId) ?? status;
       if (!status.live) {
         // That broadcast ended: a new one may be live now (charged, not refused: the lookup has begun).
         await this.quota.chargeWallet(account.wallet, LOOKUP_UNITS, false);
         entry.videoId = await this.findLiveVideo(account);
-        if (entry.videoId) status = (await this.videos([entry.videoId])).get(entry.videoId) ?? status;
+        if (entry.videoId) status = (await this.data.videos([entry.videoId])).get(entry.videoId) ?? status;
       }
     }
     entry.last = status;
@@ -309,7 +256,7 @@ export class YouTubePlatform extends PolledPlatform {
     // The quota is gone: nothing can be read, so every watched stream is unknown this round and ends by the
     // poller's fail-closed rule, never mining on what nobody can confirm (docs/platforms.md#live-detection).
     if (this.quotaExhausted) return result;
-    this.exhausted?.set(0);
+    this.data.available();
     const entries = accounts.map((a) => {
       const key = keyOf(a);
       const entry = this.known.get(key) ?? { videoId: null, last: null, atMs: 0 };
@@ -344,7 +291,7 @@ export class YouTubePlatform extends PolledPlatform {
         }
       }
       const ids = [...new Set(entries.flatMap((e) => (e.entry.videoId ? [e.entry.videoId] : [])))];
-      const videos = await this.videos(ids);
+      const videos = await this.data.videos(ids);
       for (const e of entries) {
         if (!e.entry.videoId) continue;
         const status = videos.get(e.entry.videoId) ?? { live: false, viewers: 0 };
@@ -370,32 +317,6 @@ export class YouTubePlatform extends PolledPlatform {
     for (const key of this.userTokens.keys()) if (!watched.has(key)) this.userTokens.delete(key);
   }
 
-  /** videos.list for the ids (50 a call, the API key): live while started and not ended. */
-  private async videos(ids: string[]): Promise<Map<string, LiveStatus>> {
-    const result = new Map<string, LiveStatus>();
-    for (let i = 0; i < ids.length; i += VIDEOS_PAGE) {
-      const page = ids.slice(i, i + VIDEOS_PAGE);
-      const url = new URL(`${this.options.apiBaseUrl}/youtube/v3/videos`);
-      url.searchParams.set('part', 'liveStreamingDetails');
-      url.searchParams.set('id', page.join(','));
-      url.searchParams.set('key', this.options.apiKey ?? '');
-      const parsed = videosSchema.safeParse(await this.dataApi('videos.list', url.toString()));
-      if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
-      for (const id of page) result.set(id, { live: false, viewers: 0 });
-      for (const video of parsed.data.items) {
-        const details = video.liveStreamingDetails;
-        const live = Boolean(details?.actualStartTime && !details.actualEndTime);
-        const status: LiveStatus = { live, viewers: live ? (details?.concurrentViewers ?? 0) : 0 };
-        // Absent while live when the owner hides it (or, per Google, nobody watches): unknown, not 0.
-        if (live && details?.concurrentViewers === undefined) status.viewersUnknown = true;
-        // actualEndTime is YouTube's own word that the broadcast ended: it ends a session at once.
-        if (details?.actualEndTime) status.ended = true;
-        result.set(video.id, status);
-      }
-    }
-    return result;
-  }
-
   /** The account's live broadcast now (liveBroadcasts.list, broadcastStatus=active), with its own token. */
   private async findLiveVideo(account: PlatformAccountRef, retried = false): Promise<string | null> {
     const token = await this.userToken(account);
@@ -406,7 +327,7 @@ export class YouTubePlatform extends PolledPlatform {
     url.searchParams.set('maxResults', '5');
     try {
       const parsed = broadcastsSchema.safeParse(
-        await this.dataApi('liveBroadcasts.list', url.toString(), token),
+        await this.data.call('liveBroadcasts.list', url.toString(), token),
       );
       if (!parsed.success) throw malformed(LABEL, this.logger, url.toString(), parsed.error.issues[0]);
       const live = parsed.data.items.find(
@@ -460,57 +381,6 @@ export class YouTubePlatform extends PolledPlatform {
   forget(account: PlatformAccountRef): void {
     this.userTokens.delete(keyOf(account));
     this.known.delete(keyOf(account));
-  }
-
-  /** One Data API GET (1 quota unit, counted whatever the answer). */
-  private async dataApi(method: string, url: string, bearer?: string): Promise<unknown> {
-    if (!(await this.quota.spendUnit())) {
-      // The project's day is spent (all instances together): not asked, as if Google said quotaExceeded.
-      this.quota.markExhausted();
-      this.exhausted?.set(1);
-      this.logger.error(
-        { dailyQuota: this.options.dailyQuota },
-        'YouTube Data API quota spent by the instances',
-      );
-      throw new YouTubeQuotaExhausted();
-    }
-    this.units?.inc({ method });
-    const res = await platformFetch(
-      LABEL,
-      url,
-      {
-        headers: bearer ? { Authorization: `Bearer ${bearer}` } : {},
-        timeoutMs: this.options.httpTimeoutMs,
-      },
-      this.logger,
-    );
-    if (res.status === 401) throw new PlatformError('unauthorized', YOUTUBE_MESSAGES.tokenInvalid);
-    if (res.status === 403 || res.status === 400) this.refused(res);
-    return expectJson(LABEL, res, this.logger, url);
-  }
-
-  /** A 403 for quota (quotaExceeded, dailyLimitExceeded) stops every call until it may have reset. */
-  private refused(res: HttpResponse): never {
-    let reasons: string[] = [];
-    try {
-      reasons = errorSchema.parse(JSON.parse(res.text)).error.errors?.map((e) => e.reason) ?? [];
-    } catch {
-      // not Google's error shape
-    }
-    if (reasons.some((r) => r === 'quotaExceeded' || r === 'dailyLimitExceeded')) {
-      this.quota.markExhausted();
-      this.exhausted?.set(1);
-      this.logger.error(
-        { reasons, dailyQuota: this.options.dailyQuota },
-        'YouTube Data API quota exhausted: live sessions read unknown (fail closed), new ones are refused until it resets',
-      );
-      throw new YouTubeQuotaExhausted();
-    }
-    this.logger.warn({ status: res.status, reasons }, 'YouTube refused a request');
-    if (reasons.some((r) => /forbidden|insufficientPermissions|authError/i.test(r))) {
-      throw new PlatformError('unauthorized', YOUTUBE_MESSAGES.tokenInvalid);
-    }
-    throw new PlatformError('unavailable', YOUTUBE_MESSAGES.unavailable);
   }
 
   private tokenEndpoint(refusedMessage: string): TokenEndpoint {
