@@ -15,7 +15,7 @@ import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts'
 import { CachedToken, codeGrantUrl, exchangeCode, requestToken, type TokenEndpoint } from './oauth-code.ts';
 import { KickSubscriber } from './kick-subscriber.ts';
 import { type KickSubscriptionStore, memoryKickSubscriptions } from './kick-subscriptions.ts';
-import { WebhookInbox } from './webhook-inbox.ts';
+import { type WebhookAnswer, WebhookInbox, webhookHeaders } from './webhook-inbox.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'Kick';
@@ -63,10 +63,6 @@ export interface KickAccount {
   id: string;
   /** The channel's slug (lower case). */
   username: string;
-}
-
-export interface WebhookAnswer {
-  status: number;
 }
 
 const usersSchema = z.object({
@@ -238,15 +234,14 @@ export class KickPlatform extends PolledPlatform {
     rawBody: Buffer,
   ): Promise<WebhookAnswer> {
     if (!this.options.webhooks) return { status: 404 };
-    const header = (name: string) => {
-      const v = headers[name];
-      return Array.isArray(v) ? v[0] : v;
-    };
-    const id = header('kick-event-message-id');
-    const timestamp = header('kick-event-message-timestamp');
-    const signature = header('kick-event-signature');
-    const type = header('kick-event-type');
-    if (!id || !timestamp || !signature || !type) return { status: 400 };
+    const message = webhookHeaders(headers, {
+      id: 'kick-event-message-id',
+      timestamp: 'kick-event-message-timestamp',
+      signature: 'kick-event-signature',
+      type: 'kick-event-type',
+    });
+    if (!message) return { status: 400 };
+    const { id, timestamp, signature, type } = message;
     if (!(await this.signedByKick(id, timestamp, rawBody, signature))) {
       this.logger.warn({ id, type }, 'Kick webhook with a bad signature refused');
       return { status: 403 };

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
-import { WebhookInbox } from './webhook-inbox.ts';
+import { type WebhookAnswer, WebhookInbox, webhookHeaders } from './webhook-inbox.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
 const LABEL = 'Twitch';
@@ -26,13 +26,6 @@ export interface TwitchOptions extends PollOptions {
   httpTimeoutMs: number;
   /** Webhook notifications (stream.offline) in addition to polling, with the secret Twitch signs them with. */
   eventSub?: { callbackUrl: string; secret: string } | undefined;
-}
-
-/** What the EventSub webhook route answers. */
-export interface EventSubAnswer {
-  status: number;
-  /** text/plain (the verification challenge) when set. */
-  text?: string;
 }
 
 /** Twitch refuses notifications older than 10 minutes; so do we (replays). */
@@ -198,18 +191,17 @@ export class TwitchPlatform extends PolledPlatform {
   async handleEventSub(
     headers: Record<string, string | string[] | undefined>,
     rawBody: Buffer,
-  ): Promise<EventSubAnswer> {
+  ): Promise<WebhookAnswer> {
     const eventSub = this.options.eventSub;
     if (!eventSub) return { status: 404 };
-    const header = (name: string) => {
-      const v = headers[name];
-      return Array.isArray(v) ? v[0] : v;
-    };
-    const id = header('twitch-eventsub-message-id');
-    const timestamp = header('twitch-eventsub-message-timestamp');
-    const signature = header('twitch-eventsub-message-signature');
-    const type = header('twitch-eventsub-message-type');
-    if (!id || !timestamp || !signature || !type) return { status: 400 };
+    const message = webhookHeaders(headers, {
+      id: 'twitch-eventsub-message-id',
+      timestamp: 'twitch-eventsub-message-timestamp',
+      signature: 'twitch-eventsub-message-signature',
+      type: 'twitch-eventsub-message-type',
+    });
+    if (!message) return { status: 400 };
+    const { id, timestamp, signature, type } = message;
     const expected = `sha256=${createHmac('sha256', eventSub.secret).update(id).update(timestamp).update(rawBody).digest('hex')}`;
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) {

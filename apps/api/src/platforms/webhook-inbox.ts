@@ -5,6 +5,28 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
 
+/** What a webhook route answers (text/plain when `text` is set: Twitch's verification challenge). */
+export interface WebhookAnswer {
+  status: number;
+  text?: string;
+}
+
+/** A webhook message's four headers (`<prefix>-message-id` and the rest); undefined when one is missing. */
+export function webhookHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  names: { id: string; timestamp: string; signature: string; type: string },
+): { id: string; timestamp: string; signature: string; type: string } | undefined {
+  const header = (name: string) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const id = header(names.id);
+  const timestamp = header(names.timestamp);
+  const signature = header(names.signature);
+  const type = header(names.type);
+  return id && timestamp && signature && type ? { id, timestamp, signature, type } : undefined;
+}
+
 /** What to do with a validly signed message. */
 export type Admission = 'new' | 'repeat' | 'stale' | 'bad_timestamp';
 
