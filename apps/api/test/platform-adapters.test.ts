@@ -152,6 +152,16 @@ describe('Twitch adapter', () => {
     expect(await twitch.liveStatus(account('nobody-here'))).toEqual({ live: false, viewers: 0 });
   });
 
+  it('asks Twitch for one app token however many polls need it at once', async () => {
+    fake.setLive('together', true, 1);
+    const fresh = make();
+    const before = fake.appTokensIssued;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => fresh.liveStatus(account('together'))));
+    expect(answers.every((a) => a.live)).toBe(true);
+    expect(fake.appTokensIssued - before).toBe(1);
+    fresh.stop();
+  });
+
   it('gets a new app token when Twitch revokes it, and reports bad app credentials', async () => {
     fake.setLive('tokenuser', true, 5);
     expect((await twitch.liveStatus(account('tokenuser'))).live).toBe(true);

@@ -28,6 +28,8 @@ export class FakeTwitch extends FakeHttpServer {
   private readonly live = new Map<string, number>();
   private readonly userTokens = new Map<string, UserToken>();
   private readonly appTokens = new Set<string>();
+  /** App access tokens issued so far (client-credentials grants answered). */
+  appTokensIssued = 0;
   private nextId = 41_000_000;
   readonly subscriptions: Array<{
     id: string;
@@ -335,6 +337,7 @@ export class FakeTwitch extends FakeHttpServer {
     }
     const token = randomBytes(15).toString('hex');
     this.appTokens.add(token);
+    this.appTokensIssued++;
     return { status: 200, body: { access_token: token, expires_in: 5_011_271, token_type: 'bearer' } };
   }
 

@@ -1,6 +1,7 @@
 // What YouTube's and Kick's adapters share: the authorization-code grant with PKCE (RFC 7636) and
-// its token endpoint (code, refresh_token and client_credentials grants, form-encoded as both document), and
-// an app token kept until shortly before it expires. Failures are PlatformErrors, as for Twitch.
+// its token endpoint (code, refresh_token and client_credentials grants, form-encoded as both document); and
+// what all three token holders share (Twitch's app token too): a token kept until shortly before it expires,
+// fetched once however many ask at once. Failures are PlatformErrors.
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';

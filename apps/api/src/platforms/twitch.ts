@@ -11,6 +11,7 @@ import type { Logger } from '../logger.ts';
 import type { LiveStatus, PlatformAccountRef } from './adapter.ts';
 import { normaliseUsername } from './adapter.ts';
 import { expectJson, malformed, PlatformError, platformFetch } from './fetch.ts';
+import { CachedToken, type TokenAnswer } from './oauth-code.ts';
 import { type WebhookAnswer, WebhookInbox, webhookHeaders } from './webhook-inbox.ts';
 import { keyOf, type PollOptions, PolledPlatform } from './polled.ts';
 
@@ -74,7 +75,8 @@ export const TWITCH_MESSAGES = {
 
 export class TwitchPlatform extends PolledPlatform {
   readonly platform = 'twitch' as const;
-  private appToken: { token: string; expiresAtMs: number } | null = null;
+  /** The client-credentials token, one request at a time, kept until a minute before it expires. */
+  private readonly appToken = new CachedToken(() => this.requestAppToken());
   /** Broadcasters with a stream.offline subscription requested (EventSub). */
   private readonly subscribed = new Set<string>();
   /** Message ids seen in the last 10 minutes (Twitch may deliver a notification twice). */
@@ -150,7 +152,7 @@ export class TwitchPlatform extends PolledPlatform {
     this.subscribed.add(broadcasterId);
     const url = `${this.options.apiBaseUrl}/helix/eventsub/subscriptions`;
     try {
-      const token = await this.applicationToken();
+      const token = await this.appToken.get();
       const res = await platformFetch(
         LABEL,
         url,
@@ -271,7 +273,7 @@ export class TwitchPlatform extends PolledPlatform {
 
   /** A Helix GET with the app token; a 401 (token expired or revoked) gets one new token and one retry. */
   private async helix(url: string, retried = false): Promise<unknown> {
-    const token = await this.applicationToken();
+    const token = await this.appToken.get();
     const res = await platformFetch(
       LABEL,
       url,
@@ -282,7 +284,7 @@ export class TwitchPlatform extends PolledPlatform {
       this.logger,
     );
     if (res.status === 401) {
-      this.appToken = null;
+      this.appToken.clear();
       if (!retried) return this.helix(url, true);
       this.logger.error('Twitch refused a fresh app access token');
       throw new PlatformError('unavailable', TWITCH_MESSAGES.unavailable);
@@ -297,9 +299,8 @@ export class TwitchPlatform extends PolledPlatform {
     return expectJson(LABEL, res, this.logger, url);
   }
 
-  /** Client-credentials token, kept until a minute before it expires. */
-  private async applicationToken(): Promise<string> {
-    if (this.appToken && this.appToken.expiresAtMs > Date.now()) return this.appToken.token;
+  /** Twitch's client-credentials grant (its refusals are Twitch's own, not an OAuth code grant's). */
+  private async requestAppToken(): Promise<TokenAnswer> {
     const { clientId, clientSecret } = this.options;
     if (!clientId || !clientSecret) {
       this.logger.error('TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET are needed for Twitch live detection');
@@ -327,10 +328,6 @@ export class TwitchPlatform extends PolledPlatform {
     }
     const parsed = appTokenSchema.safeParse(expectJson(LABEL, res, this.logger, url));
     if (!parsed.success) throw malformed(LABEL, this.logger, url, parsed.error.issues[0]);
-    this.appToken = {
-      token: parsed.data.access_token,
-      expiresAtMs: Date.now() + Math.max(0, parsed.data.expires_in - 60) * 1000,
-    };
-    return this.appToken.token;
+    return parsed.data;
   }
 }
