@@ -14,9 +14,9 @@ import {
   startTestChain,
   tokenUnits,
   wallClock,
-} from '../test/engine-harness.ts';
-import { fundedWallets, pendingStreamers } from '../test/payout-support.ts';
-import { createTestDatabase } from '../test/support.ts';
+} from '../test/support/engine-harness.ts';
+import { fundedWallets, pendingStreamers } from '../test/support/payouts.ts';
+import { createTestDatabase } from '../test/support/test-app.ts';
 import { limitHeapGrowth } from '../src/heap.ts';
 import { percentile } from './support.ts';
 

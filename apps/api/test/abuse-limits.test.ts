@@ -11,8 +11,8 @@ import { freePort } from '@strm/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { getNonce, signMessage } from './sign-in.ts';
-import { grantAccess, startTestApp, type TestApp } from './support.ts';
+import { getNonce, signMessage } from './support/sign-in.ts';
+import { grantAccess, startTestApp, type TestApp } from './support/test-app.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const apps: TestApp[] = [];

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { AccessControl } from '../src/services/access.ts';
-import { createTestDatabase } from './support.ts';
+import { createTestDatabase } from './support/test-app.ts';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let prisma: PrismaClient;

@@ -27,7 +27,7 @@ import {
   wallClock,
   tokenUnits,
   waitFor,
-} from './engine-harness.ts';
+} from './support/engine-harness.ts';
 
 const UPDATE_MS = 200;
 const admin = Keypair.generate().publicKey.toBase58();

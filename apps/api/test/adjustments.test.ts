@@ -18,9 +18,9 @@ import {
   startTestChain,
   type TestChain,
   tokenUnits,
-} from './engine-harness.ts';
-import { fundedWallets } from './payout-support.ts';
-import { grantAccess, minedOnce as minedOnceIn } from './support.ts';
+} from './support/engine-harness.ts';
+import { fundedWallets } from './support/payouts.ts';
+import { grantAccess, minedOnce as minedOnceIn } from './support/test-app.ts';
 
 const admin = Keypair.generate().publicKey.toBase58();
 const secondAdmin = Keypair.generate().publicKey.toBase58();

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelListener } from '../src/db/listen.ts';
 import { watchMaintenance } from '../src/socket/maintenance.ts';
 import { createLogger } from '../src/logger.ts';
-import { type SignedIn, signIn } from './sign-in.ts';
-import { grantAccess, startTestApp, type TestApp } from './support.ts';
+import { type SignedIn, signIn } from './support/sign-in.ts';
+import { grantAccess, startTestApp, type TestApp } from './support/test-app.ts';
 
 const configuredAdmin = Keypair.generate();
 let t: TestApp;

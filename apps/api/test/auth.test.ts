@@ -10,8 +10,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { resolveJwtSecret } from '../src/services/auth/secret.ts';
-import { getNonce, signIn, signMessage } from './sign-in.ts';
-import { grantAccess, startTestApp, TEST_JWT_SECRET, type TestApp } from './support.ts';
+import { getNonce, signIn, signMessage } from './support/sign-in.ts';
+import { grantAccess, startTestApp, TEST_JWT_SECRET, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

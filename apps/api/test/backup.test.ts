@@ -26,9 +26,9 @@ import {
   type TestChain,
   tokenUnits,
   wallClock,
-} from './engine-harness.ts';
-import { fundedWallets } from './payout-support.ts';
-import { adminQuery, databaseUrl, minedOnce } from './support.ts';
+} from './support/engine-harness.ts';
+import { fundedWallets } from './support/payouts.ts';
+import { adminQuery, databaseUrl, minedOnce } from './support/test-app.ts';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
 const machinePostgres = process.env.EXTERNAL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';

@@ -7,8 +7,8 @@ import { tokenBalance } from '@strm/mining-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpc } from '../src/chain/rpc.ts';
-import { freePort } from './ports.ts';
-import { startTestApp, type TestApp } from './support.ts';
+import { freePort } from './support/ports.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
 
 let dataDir: string;
 let local: LocalChain;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand, UsageError } from '../src/cli.ts';
-import { startTestApp, type TestApp } from './support.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
 const configured = Keypair.generate().publicKey.toBase58();

@@ -14,9 +14,9 @@ import {
   startTestChain,
   type TestChain,
   waitFor,
-} from './engine-harness.ts';
-import { createTestDatabase } from './support.ts';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+} from './support/engine-harness.ts';
+import { createTestDatabase } from './support/test-app.ts';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 const LEASE_MS = 3000;
 let chain: TestChain;

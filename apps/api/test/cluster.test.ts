@@ -18,10 +18,10 @@ import {
   type TestChain,
   tokenUnits,
   waitFor,
-} from './engine-harness.ts';
-import { type RunningApi, startApiProcess } from './process.ts';
-import { watchPublishes } from './redis-monitor.ts';
-import { createTestDatabase, grantAccess } from './support.ts';
+} from './support/engine-harness.ts';
+import { type RunningApi, startApiProcess } from './support/process.ts';
+import { watchPublishes } from './support/redis-monitor.ts';
+import { createTestDatabase, grantAccess } from './support/test-app.ts';
 
 const JWT_SECRET = 'cluster-test-secret-cluster-test-secret';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { launchChromium } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
-import { type Panel, type PanelData, type RangeSeries, renderDashboard } from './dashboard-render.ts';
+import { type Panel, type PanelData, type RangeSeries, renderDashboard } from './support/dashboard-render.ts';
 import { platformFetch } from '../src/platforms/fetch.ts';
 import {
   connect,
@@ -25,10 +25,10 @@ import {
   startTestChain,
   type TestChain,
   wallClock,
-} from './engine-harness.ts';
-import { fundedWallets } from './payout-support.ts';
-import { freePort } from './ports.ts';
-import { minedOnce } from './support.ts';
+} from './support/engine-harness.ts';
+import { fundedWallets } from './support/payouts.ts';
+import { freePort } from './support/ports.ts';
+import { minedOnce } from './support/test-app.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const dashboard = JSON.parse(readFileSync(join(repo, 'deploy', 'grafana', 'strm.json'), 'utf8')) as {

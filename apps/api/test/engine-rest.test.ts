@@ -22,8 +22,8 @@ import {
   type TestChain,
   verifiedDemoAccount,
   waitFor,
-} from './engine-harness.ts';
-import { grantAccess, minedOnce as minedOnceIn } from './support.ts';
+} from './support/engine-harness.ts';
+import { grantAccess, minedOnce as minedOnceIn } from './support/test-app.ts';
 
 const H = 3_600_000;
 const DAY = 86_400_000;

@@ -17,7 +17,7 @@ import {
   type TestChain,
   useEngineServer,
   tokenUnits,
-} from './engine-harness.ts';
+} from './support/engine-harness.ts';
 
 const DAY = 86_400_000;
 const H = 3_600_000;

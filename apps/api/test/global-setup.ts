@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { bundleApi } from './bundle.ts';
-import { freePort } from './ports.ts';
+import { bundleApi } from './support/bundle.ts';
+import { freePort } from './support/ports.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -9,7 +9,7 @@ import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
 import { prismaKickSubscriptions } from '../src/platforms/kick-subscriptions.ts';
-import { createTestDatabase } from './support.ts';
+import { createTestDatabase } from './support/test-app.ts';
 
 const logger = createLogger('silent');
 

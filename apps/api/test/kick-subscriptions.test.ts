@@ -7,7 +7,7 @@ import { FakeKick } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
-import { waitFor } from './engine-harness.ts';
+import { waitFor } from './support/engine-harness.ts';
 
 const logger = createLogger('silent');
 

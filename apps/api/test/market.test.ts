@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
 
 type Answer = { status: number; body: string } | 'hang';
 let answer: Answer;

@@ -6,9 +6,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ClusterMembership } from '../src/cluster/membership.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
-import { waitFor } from './engine-harness.ts';
-import { createTestDatabase } from './support.ts';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+import { waitFor } from './support/engine-harness.ts';
+import { createTestDatabase } from './support/test-app.ts';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let proxy: TcpProxy;

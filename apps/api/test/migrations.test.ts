@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { applyMigrations, diffScript, migrationsDir } from '../src/db/schema-engine.ts';
-import { adminQuery, databaseUrl } from './support.ts';
+import { adminQuery, databaseUrl } from './support/test-app.ts';
 
 const admin = inject('adminDatabaseUrl');
 const created: string[] = [];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi, openApiPath } from '../src/http/openapi.ts';
 // The route modules declare the operations as they load (http/openapi-route.ts); routes/index.ts loads them all.
 import '../src/routes/index.ts';
-import { startTestApp, type TestApp } from './support.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
 
 interface Layer {
   route?: { path: string | string[]; methods: Record<string, boolean> };

@@ -16,7 +16,7 @@ import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/observability/metrics.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
-import { createTestDatabase, fakeClock, grantAccess } from './support.ts';
+import { createTestDatabase, fakeClock, grantAccess } from './support/test-app.ts';
 
 const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -21,9 +21,9 @@ import {
   startTestChain,
   type TestChain,
   wallClock,
-} from './engine-harness.ts';
-import { fundedWallets, localTreasury } from './payout-support.ts';
-import { createTestDatabase, minedOnce } from './support.ts';
+} from './support/engine-harness.ts';
+import { fundedWallets, localTreasury } from './support/payouts.ts';
+import { createTestDatabase, minedOnce } from './support/test-app.ts';
 
 /** The samples of a scrape, by series (`name{labels}` as exposed). */
 export function samples(text: string): Map<string, number> {

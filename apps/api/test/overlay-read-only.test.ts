@@ -8,7 +8,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationsFor } from '../src/http/openapi.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { grantAccess, startTestApp, type TestApp } from './support.ts';
+import { grantAccess, startTestApp, type TestApp } from './support/test-app.ts';
 
 const READ_ONLY = {
   error: 'read_only_token',

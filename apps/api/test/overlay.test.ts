@@ -17,7 +17,7 @@ import {
   startStream,
   type TestChain,
   useEngineServer,
-} from './engine-harness.ts';
+} from './support/engine-harness.ts';
 
 let chain: TestChain;
 let server: EngineServer;

@@ -21,8 +21,8 @@ import {
   startTestChain,
   type TestChain,
   tokenUnits,
-} from './engine-harness.ts';
-import { fundedWallets, localTreasury, pendingStreamers } from './payout-support.ts';
+} from './support/engine-harness.ts';
+import { fundedWallets, localTreasury, pendingStreamers } from './support/payouts.ts';
 
 let chain: TestChain;
 let server: EngineServer;

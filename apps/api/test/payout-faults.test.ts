@@ -43,8 +43,8 @@ import {
   type TestChain,
   tokenUnits,
   waitFor,
-} from './engine-harness.ts';
-import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './payout-support.ts';
+} from './support/engine-harness.ts';
+import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './support/payouts.ts';
 import { Faults } from './support/faults.ts';
 
 let chain: TestChain;

@@ -18,9 +18,9 @@ import {
   startTestChain,
   type TestChain,
   tokenUnits,
-} from './engine-harness.ts';
-import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './payout-support.ts';
-import { grantAccess } from './support.ts';
+} from './support/engine-harness.ts';
+import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './support/payouts.ts';
+import { grantAccess } from './support/test-app.ts';
 import { Faults } from './support/faults.ts';
 import { miningProgram } from '@strm/mining-client';
 import type { StreamerRecords } from '../src/chain/streamer-records.ts';

@@ -12,7 +12,7 @@ import { KICK_CHANNELS_PAGE, KickPlatform } from '../src/platforms/kick.ts';
 import { TikTokPlatform } from '../src/platforms/tiktok.ts';
 import { TwitchPlatform } from '../src/platforms/twitch.ts';
 import { YouTubePlatform } from '../src/platforms/youtube.ts';
-import { waitFor } from './engine-harness.ts';
+import { waitFor } from './support/engine-harness.ts';
 import { CHAOS_SIMULATED_MS, CHAOS_STREAMERS, type ChaosResult, judge, runChaos } from './support/chaos.ts';
 
 const logger = createLogger('silent');

@@ -11,7 +11,7 @@ import { createLogger } from '../src/logger.ts';
 import type { LiveStatus } from '../src/platforms/adapter.ts';
 import { shareEnds } from '../src/platforms/ends-shared.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
-import { waitFor } from './engine-harness.ts';
+import { waitFor } from './support/engine-harness.ts';
 
 const logger = createLogger('silent');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

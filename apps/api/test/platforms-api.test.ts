@@ -2,7 +2,7 @@
 // (docs/product.md#rest, #messages), over a real PostgreSQL and the fake Twitch/TikTok servers.
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { as, bare, newWallet, t, twitch, usePlatformApps } from './platforms-support.ts';
+import { as, bare, newWallet, t, twitch, usePlatformApps } from './support/platforms.ts';
 
 usePlatformApps({ bare: true });
 

@@ -5,7 +5,7 @@ import { FakeTikTok, FakeTwitch, freePort } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { grantAccess } from './support.ts';
+import { grantAccess } from './support/test-app.ts';
 import {
   activatedWallet,
   type Client,
@@ -18,7 +18,7 @@ import {
   type TestChain,
   verifiedDemoAccount,
   waitFor,
-} from './engine-harness.ts';
+} from './support/engine-harness.ts';
 
 const POLL_MS = 1000;
 const twitch = new FakeTwitch();

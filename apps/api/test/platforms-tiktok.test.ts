@@ -2,8 +2,8 @@
 // behind its flag. Over a real PostgreSQL and the fake TikTok server.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from './support.ts';
-import { as, newWallet, oauth, t, tiktok, usePlatformApps, walletWithUsername } from './platforms-support.ts';
+import type { TestApp } from './support/test-app.ts';
+import { as, newWallet, oauth, t, tiktok, usePlatformApps, walletWithUsername } from './support/platforms.ts';
 
 usePlatformApps({ oauth: true });
 

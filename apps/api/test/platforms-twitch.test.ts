@@ -1,7 +1,7 @@
 // Twitch verification (docs/product.md#verification): the access token, the account's one owner, and the
 // OAuth state the server makes per attempt. Over a real PostgreSQL and the fake Twitch server.
 import { describe, expect, it } from 'vitest';
-import { adminQuery, type TestApp } from './support.ts';
+import { adminQuery, type TestApp } from './support/test-app.ts';
 import {
   as,
   newWallet,
@@ -10,7 +10,7 @@ import {
   twitchState,
   usePlatformApps,
   walletWithUsername,
-} from './platforms-support.ts';
+} from './support/platforms.ts';
 
 usePlatformApps();
 

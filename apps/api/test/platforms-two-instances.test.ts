@@ -6,7 +6,7 @@
 import { FakeKick, FakeYouTube } from '@strm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YouTubeWalletBudgetSpent } from '../src/platforms/youtube.ts';
-import { startTestApp, type TestApp } from './support.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const VERIFIER = 'v'.repeat(64);

@@ -20,8 +20,8 @@ import {
   startTestChain,
   type TestChain,
   waitFor,
-} from './engine-harness.ts';
-import { grantAccess, startTestApp, type TestApp } from './support.ts';
+} from './support/engine-harness.ts';
+import { grantAccess, startTestApp, type TestApp } from './support/test-app.ts';
 
 const POLL_MS = 1000;
 const youtube = new FakeYouTube();

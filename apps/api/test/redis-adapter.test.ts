@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { socketEvents } from '../src/socket/index.ts';
 import { attachRedisAdapter, type RedisAdapter } from '../src/socket/redis-adapter.ts';
-import { watchPublishes } from './redis-monitor.ts';
+import { watchPublishes } from './support/redis-monitor.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const cluster = `adapter-test-${randomBytes(4).toString('hex')}`;

@@ -7,8 +7,8 @@ import { freePortPair } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpc } from '../src/chain/rpc.ts';
-import { type SignedIn, signIn } from './sign-in.ts';
-import { startTestApp, type TestApp } from './support.ts';
+import { type SignedIn, signIn } from './support/sign-in.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
 
 let dataDir: string;
 let local: LocalChain;

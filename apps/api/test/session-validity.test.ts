@@ -21,7 +21,7 @@ import {
   startStream,
   startTestChain,
   type TestChain,
-} from './engine-harness.ts';
+} from './support/engine-harness.ts';
 
 const H = 3_600_000;
 

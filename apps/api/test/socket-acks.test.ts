@@ -14,7 +14,7 @@ import {
   selfTransfer,
   type TestChain,
   useEngineServer,
-} from './engine-harness.ts';
+} from './support/engine-harness.ts';
 
 let chain: TestChain;
 let server: EngineServer;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StartedProcess, startProcess } from '@strm/testing';
 import { afterAll, expect, it } from 'vitest';
-import { accepts, errorLines, processesUsing } from './leftovers.ts';
+import { accepts, errorLines, processesUsing } from './support/leftovers.ts';
 import { freePort, freePortPair } from '@strm/testing';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT_STATE_DIR } from '../src/db/embedded.ts';
-import { freePort } from './ports.ts';
-import { startTestChain } from './engine-harness.ts';
-import { runApiToExit, startApiProcess } from './process.ts';
-import { adminQuery, databaseUrl } from './support.ts';
+import { freePort } from './support/ports.ts';
+import { startTestChain } from './support/engine-harness.ts';
+import { runApiToExit, startApiProcess } from './support/process.ts';
+import { adminQuery, databaseUrl } from './support/test-app.ts';
 
 /** A root-only test runs as root, and under CI (which runs as root) fails without it instead of skipping. */
 const ci = process.env.CI === 'true' || process.env.CI === '1';

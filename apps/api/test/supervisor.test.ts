@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/observability/metrics.ts';
 import { Supervisor } from '../src/supervisor.ts';
-import { waitFor } from './engine-harness.ts';
+import { waitFor } from './support/engine-harness.ts';
 
 function sleeper() {
   const child = spawn('sleep', ['600'], { stdio: 'ignore' });

@@ -3,8 +3,8 @@
 import { streamerResponseSchema, timezoneResponseSchema } from '@strm/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from './sign-in.ts';
-import { grantAccess, startTestApp, type TestApp } from './support.ts';
+import { signIn } from './support/sign-in.ts';
+import { grantAccess, startTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -10,8 +10,8 @@ import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { createRpc } from '../src/chain/rpc.ts';
 import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
-import { startTestChain, type TestChain } from './engine-harness.ts';
-import { createTestDatabase } from './support.ts';
+import { startTestChain, type TestChain } from './support/engine-harness.ts';
+import { createTestDatabase } from './support/test-app.ts';
 
 let chain: TestChain;
 let db: { url: string; drop(): Promise<void> };

@@ -15,7 +15,7 @@ import { Connection } from '@solana/web3.js';
 import { freePort, freePortPair, type StartedProcess, startProcess } from '@strm/testing';
 import pg from 'pg';
 import { embeddedUrl } from '../../src/db/embedded.ts';
-import { accepts, errorLines, processesUsing } from '../leftovers.ts';
+import { accepts, errorLines, processesUsing } from '../support/leftovers.ts';
 import { chainInfoAt } from './chain.ts';
 import { API_ENV } from './config.ts';
 import { log } from './measure.ts';

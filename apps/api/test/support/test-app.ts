@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { LocalChainInfo } from '@strm/local-chain';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createApp } from '../src/app.ts';
-import { type Rpc, createRpc } from '../src/chain/rpc.ts';
-import type { Clock } from '../src/clock.ts';
-import { type Config, loadConfig } from '../src/config.ts';
-import { createPrisma, type PrismaClient } from '../src/db/index.ts';
-import { applyMigrations } from '../src/db/schema-engine.ts';
-import { createLogger } from '../src/logger.ts';
-import { grantBetaAccess } from '../src/services/beta-access.ts';
-import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
+import { createApp } from '../../src/app.ts';
+import { type Rpc, createRpc } from '../../src/chain/rpc.ts';
+import type { Clock } from '../../src/clock.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createPrisma, type PrismaClient } from '../../src/db/index.ts';
+import { applyMigrations } from '../../src/db/schema-engine.ts';
+import { createLogger } from '../../src/logger.ts';
+import { grantBetaAccess } from '../../src/services/beta-access.ts';
+import { seedDefaultTiers } from '../../src/services/tiers/catalog.ts';
 
 export async function adminQuery(url: string, sql: string, params: unknown[] = []) {
   const client = new pg.Client({ connectionString: url });

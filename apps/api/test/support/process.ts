@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startProcess } from '@strm/testing';
 import { inject } from 'vitest';
 
-const apiDir = fileURLToPath(new URL('..', import.meta.url));
+const apiDir = fileURLToPath(new URL('../..', import.meta.url));
 
 /** `pnpm start`'s entry point, src/main.ts, as the suite's bundle of it (global-setup.ts, bundle.ts). */
 function apiMain(): string[] {

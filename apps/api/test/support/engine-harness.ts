@@ -25,19 +25,19 @@ import type { ClientEventName, ServerEventName } from '@strm/shared';
 import { freePortPair } from '@strm/testing';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
-import { type App, createApp } from '../src/app.ts';
-import { systemClock } from '../src/clock.ts';
-import { createRpc } from '../src/chain/rpc.ts';
-import { type Config, loadConfig } from '../src/config.ts';
-import { createPrisma, type PrismaClient } from '../src/db/index.ts';
-import { createLogger } from '../src/logger.ts';
-import type { PlatformAdapter } from '../src/platforms/adapter.ts';
-import { DemoPlatform } from '../src/platforms/demo.ts';
-import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
-import { watchAccess } from '../src/socket/access.ts';
-import { watchMaintenance } from '../src/socket/maintenance.ts';
-import { createTestDatabase, fakeClock, grantAccess } from './support.ts';
+import { type App, createApp } from '../../src/app.ts';
+import { systemClock } from '../../src/clock.ts';
+import { createRpc } from '../../src/chain/rpc.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createPrisma, type PrismaClient } from '../../src/db/index.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { PlatformAdapter } from '../../src/platforms/adapter.ts';
+import { DemoPlatform } from '../../src/platforms/demo.ts';
+import { issueAuthToken } from '../../src/services/auth/tokens.ts';
+import { seedDefaultTiers } from '../../src/services/tiers/catalog.ts';
+import { watchAccess } from '../../src/socket/access.ts';
+import { watchMaintenance } from '../../src/socket/maintenance.ts';
+import { createTestDatabase, fakeClock, grantAccess } from './test-app.ts';
 
 export type FakeClock = ReturnType<typeof fakeClock>;
 /** The real time, for a server that must run as shipped (its setters do nothing). */
@@ -380,7 +380,7 @@ export async function startStream(s: TestStreamer & { socket: Client }, tier = '
 }
 
 /**
- * Requests to API processes (test/process.ts) that sign their tokens with `jwtSecret`: a wallet's session
+ * Requests to API processes (support/process.ts) that sign their tokens with `jwtSecret`: a wallet's session
  * token, and an authenticated REST call that throws on any answer but 2xx.
  */
 export function processClient(jwtSecret: string) {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
-const apiDir = fileURLToPath(new URL('..', import.meta.url));
+const apiDir = fileURLToPath(new URL('../..', import.meta.url));
 const builtins = new Set(builtinModules);
 // As scripts/bundle.mjs: workspace packages and Prisma's client runtime are compiled in, npm packages are
 // loaded from apps/api/node_modules (the bundle sits below it), as under tsx.

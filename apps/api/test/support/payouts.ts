@@ -3,8 +3,8 @@
 import { Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
 import { readKeypair } from '@strm/local-chain';
 import pino from 'pino';
-import type { Logger } from '../src/logger.ts';
-import type { Treasury } from '../src/services/rewards/treasury.ts';
+import type { Logger } from '../../src/logger.ts';
+import type { Treasury } from '../../src/services/rewards/treasury.ts';
 import type { EngineServer, TestChain } from './engine-harness.ts';
 
 /** `n` fresh wallets with 0.1 SOL each (airdrops, `batch` at a time, each confirmed). */

@@ -4,8 +4,8 @@ import { Keypair } from '@solana/web3.js';
 import { FakeTikTok, FakeTwitch } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { issueAuthToken } from '../src/services/auth/tokens.ts';
-import { grantAccess, startTestApp, type TestApp } from './support.ts';
+import { issueAuthToken } from '../../src/services/auth/tokens.ts';
+import { grantAccess, startTestApp, type TestApp } from './test-app.ts';
 
 export const twitch = new FakeTwitch();
 export const tiktok = new FakeTikTok();
