@@ -25,7 +25,7 @@ export const LAYERS = [
   ['services'],
   ['deps.ts'],
   ['platforms', 'cluster'],
-  ['db', 'chain', 'supervisor.ts'],
+  ['db', 'rpc', 'supervisor.ts'],
   [
     'instance-lock.ts',
     'lifecycle.ts',

@@ -13,14 +13,14 @@ import { encodeStreamer, miningProgram, streamerPda } from '@strm/mining-client'
 import { fromBaseUnits, toBaseUnits } from '@strm/shared';
 import { Server } from 'socket.io';
 import { createApp } from '../src/app.ts';
-import { flatBase58 } from '../src/chain/base58.ts';
+import { flatBase58 } from '../src/rpc/base58.ts';
 import { limitHeapGrowth } from '../src/heap.ts';
-import { createRpc } from '../src/chain/rpc.ts';
+import { createRpc } from '../src/rpc/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
-import { chainStreamerRecords } from '../src/chain/streamer-records.ts';
+import { chainStreamerRecords } from '../src/rpc/streamer-records.ts';
 import { issueAuthToken } from '../src/services/auth/tokens.ts';
 import { freePort } from '@strm/testing';
 import { answerProfiling, benchDatabase, serverStats } from './support.ts';
@@ -30,7 +30,7 @@ const intervalMs = Number(process.env.BENCH_UPDATE_MS ?? 5000);
 const bare = process.env.BENCH_BARE === '1';
 const send = (message: unknown) => process.send?.(message);
 
-// Flat strings (src/chain/base58.ts): the harness's own list of wallets must not weigh on the heap of the
+// Flat strings (src/rpc/base58.ts): the harness's own list of wallets must not weigh on the heap of the
 // server it measures.
 const wallets = Array.from({ length: count }, () => flatBase58(Keypair.generate().publicKey));
 // BENCH_CPU_PROF: the benchmark asks for a profile of its measured window.

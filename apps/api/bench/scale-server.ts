@@ -7,13 +7,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { toBaseUnits } from '@strm/shared';
 import { createApp } from '../src/app.ts';
 import { limitHeapGrowth } from '../src/heap.ts';
-import { createRpc } from '../src/chain/rpc.ts';
+import { createRpc } from '../src/rpc/rpc.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { DemoPlatform } from '../src/platforms/demo.ts';
-import type { StreamerRecords } from '../src/chain/streamer-records.ts';
+import type { StreamerRecords } from '../src/rpc/streamer-records.ts';
 import { attachRedisAdapter } from '../src/socket/redis-adapter.ts';
 import { serverStats } from './support.ts';
 

@@ -1,5 +1,5 @@
 import type { LocalChainInfo } from '@strm/local-chain';
-import type { Rpc } from './chain/rpc.ts';
+import type { Rpc } from './rpc/rpc.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from './db/index.ts';
@@ -9,7 +9,7 @@ import type { Dependencies } from './observability/dependencies.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { PlatformAdapter } from './platforms/adapter.ts';
 import type { DemoPlatform } from './platforms/demo.ts';
-import type { StreamerRecords } from './chain/streamer-records.ts';
+import type { StreamerRecords } from './rpc/streamer-records.ts';
 
 /** What the app is built from; tests pass their own (fresh database, fake clock, a test chain). */
 export interface AppDeps {

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { createApp } from './app.ts';
-import { createRpc } from './chain/rpc.ts';
+import { createRpc } from './rpc/rpc.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { Lifecycle } from './lifecycle.ts';
-import { startChain } from './chain/local-validator.ts';
+import { startChain } from './rpc/local-validator.ts';
 import { ChainMismatchError, checkChainIdentity, watchChainIdentity } from './services/chain-identity.ts';
 import { lockDataDir } from './instance-lock.ts';
 import { createLogger, type Logger } from './logger.ts';

@@ -1,6 +1,6 @@
 import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { LocalChainInfo } from '@strm/local-chain';
-import type { Rpc } from '../chain/rpc.ts';
+import type { Rpc } from '../rpc/rpc.ts';
 import { DomainError } from '../errors.ts';
 
 /** Only the project's local chain has a faucet; on devnet or mainnet its path does not exist. */

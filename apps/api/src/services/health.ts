@@ -2,7 +2,7 @@
 // whatever is down (a stalled chain node answers nothing at all). States, never an error's text (which may
 // carry hosts or credentials); the reasons go to the log.
 import type { Health } from '@strm/shared';
-import type { Rpc } from '../chain/rpc.ts';
+import type { Rpc } from '../rpc/rpc.ts';
 import type { PrismaClient } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Dependencies, SupervisedStatus } from '../observability/dependencies.ts';

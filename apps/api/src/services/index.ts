@@ -14,7 +14,7 @@ import { createPlatforms, type Platforms } from '../platforms/index.ts';
 import { OAuthCodeAccounts } from '../platforms/oauth-code-accounts.ts';
 import { PlatformAccounts } from '../platforms/platform-accounts.ts';
 import { AccessControl } from './access.ts';
-import { chainStreamerRecords, type StreamerRecords } from '../chain/streamer-records.ts';
+import { chainStreamerRecords, type StreamerRecords } from '../rpc/streamer-records.ts';
 import { cachedMaintenance, getMaintenance } from './maintenance.ts';
 import { MarketService } from './market.ts';
 import { type EngineCounters, engineCounters } from './mining/counters.ts';

@@ -7,7 +7,7 @@ import {
   type registrationRequestSchema,
 } from '@strm/shared';
 import type { z } from 'zod';
-import type { Rpc } from '../chain/rpc.ts';
+import type { Rpc } from '../rpc/rpc.ts';
 import type { PrismaClient } from '../db/index.ts';
 import { Prisma, type BetaRegistration as RegistrationRow } from '../generated/prisma/client.ts';
 import { DomainError } from '../errors.ts';

@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import { miningProgram, readConfig } from '@strm/mining-client';
-import type { Rpc } from '../chain/rpc.ts';
+import type { Rpc } from '../rpc/rpc.ts';
 import { DomainError } from '../errors.ts';
 
 const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');

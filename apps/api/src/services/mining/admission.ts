@@ -3,7 +3,7 @@
 import { fromBaseUnits, rateAt, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import type { LiveStatus, PlatformAccountRef } from '../../platforms/adapter.ts';
 import { normaliseUsername, platformRoom } from '../../platforms/adapter.ts';
-import type { RecordChange, TierActivation } from '../../chain/streamer-records.ts';
+import type { RecordChange, TierActivation } from '../../rpc/streamer-records.ts';
 import { type EngineContext, platformLabel } from './context.ts';
 import { engagementBoostPermille } from './engagement.ts';
 import { DomainError } from '../../errors.ts';

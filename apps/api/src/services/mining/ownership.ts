@@ -4,7 +4,7 @@
 import { fromBaseUnits, rateAt } from '@strm/shared';
 import { minedUntil } from './accrual.ts';
 import type { EngineContext } from './context.ts';
-import type { TierActivation } from '../../chain/streamer-records.ts';
+import type { TierActivation } from '../../rpc/streamer-records.ts';
 import { endSession } from './ending.ts';
 import { buildSession, checkpointOf, type LiveSession } from './session.ts';
 import type { SessionRow } from './store.ts';

@@ -8,7 +8,7 @@ import type { PrismaClient } from '../../db/index.ts';
 import type { Logger } from '../../logger.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import type { PlatformAdapters } from '../../platforms/adapter.ts';
-import type { StreamerRecords } from '../../chain/streamer-records.ts';
+import type { StreamerRecords } from '../../rpc/streamer-records.ts';
 import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import type { SessionStore } from './store.ts';
 import type { TierCatalog } from '../tiers/catalog.ts';

@@ -4,7 +4,7 @@
 import { SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import type { PlatformAccountRef } from '../../platforms/adapter.ts';
 import { normaliseUsername } from '../../platforms/adapter.ts';
-import type { RecordChange, TierActivation } from '../../chain/streamer-records.ts';
+import type { RecordChange, TierActivation } from '../../rpc/streamer-records.ts';
 import type { EngineContext } from './context.ts';
 import { endSession } from './ending.ts';
 import type { LiveSession } from './session.ts';

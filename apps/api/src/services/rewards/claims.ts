@@ -39,7 +39,7 @@ export interface ClaimDeps {
   confirmTimeoutMs?: number;
   /** Whether the wallet may use the product now (services/access.ts): checked before anything is paid. */
   hasAccess?(wallet: string): Promise<boolean>;
-  /** Whether the chain answers (the RPC client's `available()`, chain/rpc.ts): when it does not, a collect is refused at once. */
+  /** Whether the chain answers (the RPC client's `available()`, rpc/rpc.ts): when it does not, a collect is refused at once. */
   chainAvailable?: () => Promise<boolean>;
   /**
    * Collects in their database phase at once (checks, the proof, the reservation); the others wait their

@@ -12,12 +12,12 @@ import {
 } from '@solana/web3.js';
 import { COLLECT_SIGNATURE_MAX_AGE_SECONDS, SERVER_MESSAGES } from '@strm/shared';
 import { z } from 'zod';
-import { type JsonRpc, jsonRpcOf, rpcAnswer } from '../../chain/json-rpc.ts';
+import { type JsonRpc, jsonRpcOf, rpcAnswer } from '../../rpc/json-rpc.ts';
 import { DomainError } from '../../errors.ts';
 
 /**
  * getTransaction's answer as the proof check reads it: success or failure, the block's time and the
- * transaction's bytes (base64). Plain JSON-RPC (chain/json-rpc.ts): web3.js's `getTransaction` validation was
+ * transaction's bytes (base64). Plain JSON-RPC (rpc/json-rpc.ts): web3.js's `getTransaction` validation was
  * 0.7 s of the API's CPU in a rush of 1,000 collects (docs/benchmarks.md#collects).
  */
 const transactionAnswer = rpcAnswer(

@@ -10,7 +10,7 @@ import type { StreamerRepository } from '../../db/streamer-repository.ts';
 import { DomainError } from '../../errors.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Logger } from '../../logger.ts';
-import type { StreamerRecords } from '../../chain/streamer-records.ts';
+import type { StreamerRecords } from '../../rpc/streamer-records.ts';
 import { getMaintenance } from '../maintenance.ts';
 
 export interface TierActionDeps {
@@ -21,7 +21,7 @@ export interface TierActionDeps {
   logger: Logger;
   /** Ends the wallet's live session (a deactivation while live). */
   endLiveSession(wallet: string): Promise<unknown>;
-  /** Whether the chain answers (the RPC client's `available()`, chain/rpc.ts): when it does not, actions are refused at once. */
+  /** Whether the chain answers (the RPC client's `available()`, rpc/rpc.ts): when it does not, actions are refused at once. */
   chainAvailable?: () => Promise<boolean>;
 }
 

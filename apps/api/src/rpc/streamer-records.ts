@@ -1,6 +1,6 @@
 // The chain is the truth about tiers: the streamer record at [b"streamer", wallet] exists only while the
 // streamer is active. This is the API's reader of those records. Reads go through @strm/mining-client;
-// changes are watched for every live session at once over ONE PubSub connection (chain/pubsub.ts) with two
+// changes are watched for every live session at once over ONE PubSub connection (rpc/pubsub.ts) with two
 // subscriptions, whatever the number of sessions:
 // - `programSubscribe` on the mining program, filtered to streamer records (Anchor discriminator): a record
 //   written (activated again, changed) arrives decoded;

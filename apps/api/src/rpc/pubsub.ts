@@ -3,7 +3,7 @@
 // exponential backoff (one attempt at a time, with jitter, no flood), every subscription made again on the new
 // connection. Who subscribes is told when the connection is lost and when every subscription is confirmed
 // again (a notification may have been missed meanwhile). What is subscribed and what a notification means is
-// the caller's (chain/streamer-records.ts).
+// the caller's (rpc/streamer-records.ts).
 import WebSocket from 'ws';
 import type { Logger } from '../logger.ts';
 
