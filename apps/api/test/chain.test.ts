@@ -6,7 +6,7 @@ import { type LocalChain, startLocalChain } from '@strm/local-chain';
 import { tokenBalance } from '@strm/mining-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpc } from '../src/chain/rpc.ts';
+import { createRpc } from '../src/rpc/rpc.ts';
 import { freePort } from './support/ports.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 

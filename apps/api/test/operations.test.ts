@@ -9,7 +9,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createRpc } from '../src/chain/rpc.ts';
+import { createRpc } from '../src/rpc/rpc.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createRpc } from '../src/chain/rpc.ts';
+import { createRpc } from '../src/rpc/rpc.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';

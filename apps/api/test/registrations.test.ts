@@ -6,7 +6,7 @@ import { type LocalChain, startLocalChain } from '@strm/local-chain';
 import { freePortPair } from '@strm/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpc } from '../src/chain/rpc.ts';
+import { createRpc } from '../src/rpc/rpc.ts';
 import { type SignedIn, signIn } from './support/sign-in.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 

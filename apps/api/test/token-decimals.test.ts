@@ -8,7 +8,7 @@ import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPrisma } from '../src/db/index.ts';
 import { createLogger } from '../src/logger.ts';
-import { createRpc } from '../src/chain/rpc.ts';
+import { createRpc } from '../src/rpc/rpc.ts';
 import { seedDefaultTiers } from '../src/services/tiers/catalog.ts';
 import { startTestChain, type TestChain } from './support/engine-harness.ts';
 import { createTestDatabase } from './support/test-app.ts';

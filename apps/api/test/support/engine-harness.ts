@@ -27,7 +27,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
-import { createRpc } from '../../src/chain/rpc.ts';
+import { createRpc } from '../../src/rpc/rpc.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createPrisma, type PrismaClient } from '../../src/db/index.ts';
 import { createLogger } from '../../src/logger.ts';

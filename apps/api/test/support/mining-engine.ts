@@ -15,7 +15,7 @@ import { buildSession, type LiveSession } from '../../src/services/mining/sessio
 import type { SessionStore } from '../../src/services/mining/store.ts';
 import type { EngineEvents, EngineOptions } from '../../src/services/mining/types.ts';
 import type { CatalogTier, TierCatalog } from '../../src/services/tiers/catalog.ts';
-import type { RecordChange, StreamerRecords, TierActivation } from '../../src/chain/streamer-records.ts';
+import type { RecordChange, StreamerRecords, TierActivation } from '../../src/rpc/streamer-records.ts';
 import { FakeSessionStore } from './session-store.ts';
 
 export { FakeSessionStore };

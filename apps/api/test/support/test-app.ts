@@ -3,7 +3,7 @@ import type { LocalChainInfo } from '@strm/local-chain';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.ts';
-import { type Rpc, createRpc } from '../../src/chain/rpc.ts';
+import { type Rpc, createRpc } from '../../src/rpc/rpc.ts';
 import type { Clock } from '../../src/clock.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createPrisma, type PrismaClient } from '../../src/db/index.ts';
