@@ -9,45 +9,23 @@ import {
 } from '@solana/spl-token';
 import { Keypair, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { SERVER_MESSAGES } from '@strm/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
-import { ClaimService } from '../src/services/rewards/claims.ts';
 import { Confirmations } from '../src/services/rewards/confirmations.ts';
 import { type PayoutOutcome, PayoutBatches } from '../src/services/rewards/payout-batches.ts';
-import {
-  type EngineServer,
-  selfTransfer,
-  startEngineServer,
-  startTestChain,
-  type TestChain,
-  tokenUnits,
-} from './support/engine-harness.ts';
+import { type EngineServer, selfTransfer, type TestChain, tokenUnits } from './support/engine-harness.ts';
+import { claimServiceOn, payoutSuite } from './support/payout-suite.ts';
 import { fundedWallets, localTreasury, pendingStreamers } from './support/payouts.ts';
 
 let chain: TestChain;
 let server: EngineServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  server = await startEngineServer(chain, { env: { CLAIMS_RECONCILE_MS: '3600000' } });
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await server?.drop();
-  await chain?.stop();
+payoutSuite((started) => {
+  ({ chain, server } = started);
 });
 
 const AMOUNT = 250_000n;
 const treasury = () => localTreasury(chain);
-const claimService = (payoutsInFlight?: number) =>
-  new ClaimService({
-    payoutsInFlight,
-    prisma: server.prisma,
-    connection: chain.local.connection,
-    clock: server.clock,
-    logger: createLogger('silent'),
-    treasury: async () => treasury(),
-    isLive: async () => false,
-  });
+const claimService = (payoutsInFlight?: number) => claimServiceOn({ chain, server }, { payoutsInFlight });
 const pendingOf = async (wallet: string) =>
   (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;
 

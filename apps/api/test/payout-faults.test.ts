@@ -27,11 +27,10 @@ import {
 import { fundWallet } from '@strm/local-chain';
 import { CLIENT_MESSAGES } from '@strm/mining-client';
 import { SERVER_MESSAGES } from '@strm/shared';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../src/db/index.ts';
 import type { Logger } from '../src/logger.ts';
-import { createLogger } from '../src/logger.ts';
-import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
+import type { ClaimDeps } from '../src/services/rewards/claims.ts';
 import { signPayouts } from '../src/services/rewards/treasury.ts';
 import {
   connect,
@@ -39,33 +38,23 @@ import {
   request,
   selfTransfer,
   startEngineServer,
-  startTestChain,
   type TestChain,
   tokenUnits,
   waitFor,
 } from './support/engine-harness.ts';
+import { claimServiceOn, faultsForEachTest, payoutSuite } from './support/payout-suite.ts';
 import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './support/payouts.ts';
-import { Faults } from './support/faults.ts';
+import type { Faults } from './support/faults.ts';
 
 let chain: TestChain;
 let server: EngineServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  // The server's own reconciler stays out of the way (these tests run passes themselves).
-  server = await startEngineServer(chain, { env: { CLAIMS_RECONCILE_MS: '3600000' } });
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await server?.drop();
-  await chain?.stop();
+payoutSuite((started) => {
+  ({ chain, server } = started);
 });
 
 let faults: Faults;
-beforeEach(() => {
-  faults = new Faults();
-});
-afterEach(async () => {
-  await faults.close();
+faultsForEachTest((made) => {
+  faults = made;
 });
 
 const AMOUNT = 250_000n;
@@ -81,15 +70,7 @@ const COLLECT_STATE_SQL = 'EXISTS (SELECT 1 FROM reward_claims c WHERE c.request
 function claimService(
   extra: Partial<ClaimDeps> & { prisma?: PrismaClient; connection?: Connection; logger?: Logger } = {},
 ) {
-  return new ClaimService({
-    prisma: server.prisma,
-    connection: chain.local.connection,
-    clock: server.clock,
-    logger: createLogger(process.env.DEBUG_LOG ? 'debug' : 'silent'),
-    treasury: async () => localTreasury(chain),
-    isLive: async () => false,
-    ...extra,
-  });
+  return claimServiceOn({ chain, server }, extra);
 }
 
 const pendingOf = async (wallet: string) =>

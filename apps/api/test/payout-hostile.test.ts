@@ -11,51 +11,31 @@ import {
 } from '@solana/spl-token';
 import { Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
 import { SERVER_MESSAGES } from '@strm/shared';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
-import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
+import { describe, expect, it } from 'vitest';
+import type { ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
 import {
   type EngineServer,
   selfTransfer,
-  startEngineServer,
-  startTestChain,
   type TestChain,
   tokenUnits,
   waitFor,
 } from './support/engine-harness.ts';
-import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './support/payouts.ts';
-import { Faults } from './support/faults.ts';
+import { claimServiceOn, faultsForEachTest, payoutSuite } from './support/payout-suite.ts';
+import { fundedWallets, keptLogs, pendingStreamers } from './support/payouts.ts';
+import type { Faults } from './support/faults.ts';
 
 let chain: TestChain;
 let server: EngineServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  server = await startEngineServer(chain, { env: { CLAIMS_RECONCILE_MS: '3600000' } });
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await server?.drop();
-  await chain?.stop();
+payoutSuite((started) => {
+  ({ chain, server } = started);
 });
 let faults: Faults;
-beforeEach(() => {
-  faults = new Faults();
-});
-afterEach(async () => {
-  await faults.close();
+faultsForEachTest((made) => {
+  faults = made;
 });
 
 const AMOUNT = 250_000n;
-const claims = (extra: Partial<ClaimDeps> = {}) =>
-  new ClaimService({
-    prisma: server.prisma,
-    connection: chain.local.connection,
-    clock: server.clock,
-    logger: createLogger('silent'),
-    treasury: async () => localTreasury(chain),
-    isLive: async () => false,
-    ...extra,
-  });
+const claims = (extra: Partial<ClaimDeps> = {}) => claimServiceOn({ chain, server }, extra);
 const claimOf = (wallet: string) => server.prisma.rewardClaim.findFirstOrThrow({ where: { wallet } });
 const pendingOf = async (wallet: string) =>
   (await server.prisma.streamer.findUniqueOrThrow({ where: { wallet } })).pendingRewardUnits;

@@ -2,10 +2,10 @@
 // without `meta`, more claims in `sent` than one getSignatureStatuses call takes, maintenance, and a burst of
 // wallets collecting at once. Real local chain, real PostgreSQL; balances read on chain.
 import { Keypair } from '@solana/web3.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { setMaintenance } from '../src/services/maintenance.ts';
-import { type ClaimDeps, ClaimService } from '../src/services/rewards/claims.ts';
+import type { ClaimDeps } from '../src/services/rewards/claims.ts';
 import { verifySelfTransfer } from '../src/services/rewards/request-signature.ts';
 import { signPayouts } from '../src/services/rewards/treasury.ts';
 import {
@@ -14,30 +14,22 @@ import {
   type EngineServer,
   request,
   selfTransfer,
-  startEngineServer,
-  startTestChain,
   type TestChain,
   tokenUnits,
 } from './support/engine-harness.ts';
+import { claimServiceOn, faultsForEachTest, payoutSuite } from './support/payout-suite.ts';
 import { fundedWallets, keptLogs, localTreasury, pendingStreamers } from './support/payouts.ts';
 import { grantAccess } from './support/test-app.ts';
-import { Faults } from './support/faults.ts';
+import type { Faults } from './support/faults.ts';
 import { miningProgram } from '@strm/mining-client';
-import type { StreamerRecords } from '../src/chain/streamer-records.ts';
+import type { StreamerRecords } from '../src/rpc/streamer-records.ts';
 import { TierActions } from '../src/services/tiers/actions.ts';
 import { StreamerRepository } from '../src/db/streamer-repository.ts';
 
 let chain: TestChain;
 let server: EngineServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  // The server's own reconciler stays out of the way (these tests run passes themselves).
-  server = await startEngineServer(chain, { env: { CLAIMS_RECONCILE_MS: '3600000' } });
-}, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await server?.drop();
-  await chain?.stop();
+payoutSuite((started) => {
+  ({ chain, server } = started);
 });
 
 const AMOUNT = 250_000n;
@@ -45,24 +37,13 @@ const AMOUNT = 250_000n;
 const treasury = () => localTreasury(chain);
 
 let faults: Faults;
-beforeEach(() => {
-  faults = new Faults();
-});
-afterEach(async () => {
-  await faults.close();
+faultsForEachTest((made) => {
+  faults = made;
 });
 
 /** A claim service on the test's database and chain, through `connection` (faults.connection: faults injected). */
 function claimService(connection: ClaimDeps['connection'], extra: Partial<ClaimDeps> = {}) {
-  return new ClaimService({
-    prisma: server.prisma,
-    connection,
-    clock: server.clock,
-    logger: createLogger(process.env.DEBUG_LOG ? 'debug' : 'silent'),
-    treasury: async () => treasury(),
-    isLive: async () => false,
-    ...extra,
-  });
+  return claimServiceOn({ chain, server }, { connection, ...extra });
 }
 
 /** The real connection, its JSON-RPC requests passing through the test's faults. */
