@@ -2,8 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
+    // Two projects: the modules' unit tests beside them in src/ (fakes, no database: seconds), and the suites
+    // in test/, which share one PostgreSQL and the API's bundle (global-setup.ts).
+    projects: [
+      { extends: true, test: { name: 'units', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'suites', include: ['test/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+      },
+    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two files at a time: they share one PostgreSQL server (each has its own database) and the machine's
