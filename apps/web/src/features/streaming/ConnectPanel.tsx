@@ -3,7 +3,7 @@
 // connecting, verified with its connect button); the red error and blue info banners; the live metrics list.
 import { PRODUCT, SERVER_MESSAGES, type StreamPlatform } from '@strm/shared';
 import { type ReactNode, useState } from 'react';
-import { Alert, Badge, Button, Spinner } from '../../components/ui/index.ts';
+import { Alert, Badge, Button, Card, CardTitle, Spinner } from '../../components/ui/index.ts';
 import { clearSocketError, emitSocket, type SocketState, useSocketEvent } from '../../lib/socket.ts';
 
 export const PLATFORM_NAMES: Record<StreamPlatform, string> = {
@@ -15,6 +15,7 @@ export const PLATFORM_NAMES: Record<StreamPlatform, string> = {
 };
 
 export const PANEL_MESSAGES = {
+  loadFailed: 'Failed to load platform status',
   dailyLimitTitle: 'Daily Mining Limit Reached',
   live: 'Live',
   verified: 'Verified',
@@ -283,5 +284,43 @@ export function LiveMetrics({ connection, live }: { connection: Connection; live
         </>
       )}
     </dl>
+  );
+}
+
+/**
+ * A platform's connect panel around what is its own: the title, the accounts' status while it loads or when it
+ * failed, then the states every panel shows alike around `children`, the banners and the live figures.
+ */
+export function PlatformCard({
+  platform,
+  statusQuery,
+  connection,
+  live,
+  username,
+  children,
+}: {
+  platform: StreamPlatform;
+  statusQuery: { isPending: boolean; isError: boolean };
+  connection: Connection;
+  live: SocketState;
+  username: string | null | undefined;
+  children: ReactNode;
+}) {
+  const name = PLATFORM_NAMES[platform];
+  return (
+    <Card as="section" aria-labelledby={`${platform}-title`} data-testid={`${platform}-panel`}>
+      <CardTitle id={`${platform}-title`}>{name}</CardTitle>
+      {statusQuery.isPending ? (
+        <Spinner label={`Loading ${name} status...`} />
+      ) : statusQuery.isError ? (
+        <Alert tone="error">{PANEL_MESSAGES.loadFailed}</Alert>
+      ) : (
+        <ConnectionStates connection={connection} live={live} username={username}>
+          {children}
+        </ConnectionStates>
+      )}
+      <ConnectionBanners connection={connection} />
+      <LiveMetrics connection={connection} live={live} />
+    </Card>
   );
 }

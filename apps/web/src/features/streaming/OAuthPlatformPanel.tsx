@@ -4,16 +4,14 @@
 // popup, /callback hands the code back here, and the server exchanges it (PKCE) and verifies the account it
 // names. Without the platform's credentials on the server, the panel says the platform is off.
 import { type OAuthCodePlatform, oauthCodeMessageSchema, SERVER_MESSAGES } from '@strm/shared';
-import { Alert, Button, Card, CardTitle, Spinner } from '../../components/ui/index.ts';
+import { Alert, Button } from '../../components/ui/index.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { type SocketState, useSocketEvent } from '../../lib/socket.ts';
 import { usePlatforms } from './api.ts';
 import {
-  ConnectionBanners,
-  ConnectionStates,
-  LiveMetrics,
   PANEL_MESSAGES,
   PLATFORM_NAMES,
+  PlatformCard,
   useConnection,
   VerifiedState,
 } from './ConnectPanel.tsx';
@@ -54,7 +52,7 @@ export function OAuthPlatformPanel({
   const status = platforms.data?.platforms.find((p) => p.platform === platform);
   const connection = useConnection(platform, wallet, live);
   const { setConnecting, setError, setInfo } = connection;
-  const name = PLATFORM_NAMES[platform];
+  const _name = PLATFORM_NAMES[platform];
   const busy = authUrl.isPending || exchange.isPending;
   const { mutateAsync: exchangeCode } = exchange;
 
@@ -91,44 +89,37 @@ export function OAuthPlatformPanel({
   }
 
   return (
-    <Card as="section" aria-labelledby={`${platform}-title`} data-testid={`${platform}-panel`}>
-      <CardTitle id={`${platform}-title`}>{name}</CardTitle>
-      {platforms.isPending ? (
-        <Spinner label={`Loading ${name} status...`} />
-      ) : platforms.isError ? (
-        <Alert tone="error">{PLATFORM_MESSAGES.loadFailed}</Alert>
+    <PlatformCard
+      platform={platform}
+      statusQuery={platforms}
+      connection={connection}
+      live={live}
+      username={status?.username}
+    >
+      {status?.isVerified && status.username && !status.reconnectNeeded ? (
+        <VerifiedState
+          connection={connection}
+          live={live}
+          username={status.username}
+          activeTier={activeTier}
+          connectLabel={PANEL_MESSAGES.startMining}
+          onConnect={() => connection.start(status.username, activeTier)}
+        />
+      ) : !configured ? (
+        <Alert tone="info">{OAUTH_PANEL_MESSAGES.notConfigured(platform)}</Alert>
       ) : (
-        <ConnectionStates connection={connection} live={live} username={status?.username}>
-          {status?.isVerified && status.username && !status.reconnectNeeded ? (
-            <VerifiedState
-              connection={connection}
-              live={live}
-              username={status.username}
-              activeTier={activeTier}
-              connectLabel={PANEL_MESSAGES.startMining}
-              onConnect={() => connection.start(status.username, activeTier)}
-            />
-          ) : !configured ? (
-            <Alert tone="info">{OAUTH_PANEL_MESSAGES.notConfigured(platform)}</Alert>
-          ) : (
-            <div className="flex flex-col gap-3">
-              {status?.reconnectNeeded ? (
-                <Alert tone="error">{OAUTH_PANEL_MESSAGES.reconnectNeeded(platform)}</Alert>
-              ) : null}
-              <p className="text-sm text-slate-300">{OAUTH_PANEL_MESSAGES.connectedAs(platform)}</p>
-              <div>
-                <Button disabled={busy} onClick={() => void onConnectWith()}>
-                  {exchange.isPending
-                    ? PLATFORM_MESSAGES.verifying
-                    : OAUTH_PANEL_MESSAGES.connectWith(platform)}
-                </Button>
-              </div>
-            </div>
-          )}
-        </ConnectionStates>
+        <div className="flex flex-col gap-3">
+          {status?.reconnectNeeded ? (
+            <Alert tone="error">{OAUTH_PANEL_MESSAGES.reconnectNeeded(platform)}</Alert>
+          ) : null}
+          <p className="text-sm text-slate-300">{OAUTH_PANEL_MESSAGES.connectedAs(platform)}</p>
+          <div>
+            <Button disabled={busy} onClick={() => void onConnectWith()}>
+              {exchange.isPending ? PLATFORM_MESSAGES.verifying : OAUTH_PANEL_MESSAGES.connectWith(platform)}
+            </Button>
+          </div>
+        </div>
       )}
-      <ConnectionBanners connection={connection} />
-      <LiveMetrics connection={connection} live={live} />
-    </Card>
+    </PlatformCard>
   );
 }

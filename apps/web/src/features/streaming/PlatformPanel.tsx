@@ -4,7 +4,7 @@
 // they share with the demo panel are in ConnectPanel.tsx.
 import { type Platform, SERVER_MESSAGES, twitchAuthMessageSchema } from '@strm/shared';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, CardTitle, Field, Input, Spinner } from '../../components/ui/index.ts';
+import { Button, Field, Input } from '../../components/ui/index.ts';
 import { ApiRequestError, authToken } from '../../lib/api.ts';
 import { type SocketState, useSocketEvent } from '../../lib/socket.ts';
 import {
@@ -15,18 +15,16 @@ import {
   useVerifyStreamer,
 } from './api.ts';
 import {
-  ConnectionBanners,
-  ConnectionStates,
-  LiveMetrics,
   PANEL_MESSAGES,
   PLATFORM_NAMES,
+  PlatformCard,
   useConnection,
   VerifiedState,
 } from './ConnectPanel.tsx';
 import { messageOf, openPopup, useCallbackMessage } from './popup.ts';
 
 export const PLATFORM_MESSAGES = {
-  loadFailed: 'Failed to load platform status',
+  loadFailed: PANEL_MESSAGES.loadFailed,
   connectTikTok: 'Connect',
   generateCode: 'Generate Code',
   connectWithTwitch: 'Connect With Twitch',
@@ -177,69 +175,62 @@ export function PlatformPanel({
   }
 
   return (
-    <Card as="section" aria-labelledby={`${platform}-title`} data-testid={`${platform}-panel`}>
-      <CardTitle id={`${platform}-title`}>{name}</CardTitle>
-      {platforms.isPending ? (
-        <Spinner label={`Loading ${name} status...`} />
-      ) : platforms.isError ? (
-        <Alert tone="error">{PLATFORM_MESSAGES.loadFailed}</Alert>
+    <PlatformCard
+      platform={platform}
+      statusQuery={platforms}
+      connection={connection}
+      live={live}
+      username={status?.username}
+    >
+      {status?.isVerified && status.username ? (
+        <VerifiedState
+          connection={connection}
+          live={live}
+          username={status.username}
+          activeTier={activeTier}
+          connectLabel={platform === 'twitch' ? PANEL_MESSAGES.startMining : PLATFORM_MESSAGES.connectTikTok}
+          onConnect={() => connection.start(status.isVerified ? status.username : null, activeTier)}
+        />
       ) : (
-        <ConnectionStates connection={connection} live={live} username={status?.username}>
-          {status?.isVerified && status.username ? (
-            <VerifiedState
-              connection={connection}
-              live={live}
-              username={status.username}
-              activeTier={activeTier}
-              connectLabel={
-                platform === 'twitch' ? PANEL_MESSAGES.startMining : PLATFORM_MESSAGES.connectTikTok
-              }
-              onConnect={() => connection.start(status.isVerified ? status.username : null, activeTier)}
-            />
-          ) : (
-            <div className="flex flex-col gap-3">
-              <Field label={`${name} username`}>
-                <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
-              </Field>
-              {platform === 'tiktok' ? (
+        <div className="flex flex-col gap-3">
+          <Field label={`${name} username`}>
+            <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
+          </Field>
+          {platform === 'tiktok' ? (
+            <>
+              <div>
+                <Button disabled={!username.trim() || busy} onClick={() => void onGenerateCode()}>
+                  {PLATFORM_MESSAGES.generateCode}
+                </Button>
+              </div>
+              {code && (
                 <>
+                  <p className="text-sm text-slate-300">
+                    Your code:{' '}
+                    <code className="rounded bg-slate-800 px-2 py-0.5 font-mono text-white">{code}</code>
+                  </p>
+                  <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-300">
+                    {PLATFORM_MESSAGES.tiktokSteps.map((step) => (
+                      <li key={step}>{step}</li>
+                    ))}
+                  </ol>
                   <div>
-                    <Button disabled={!username.trim() || busy} onClick={() => void onGenerateCode()}>
-                      {PLATFORM_MESSAGES.generateCode}
+                    <Button disabled={busy} onClick={() => void onVerifyTikTok()}>
+                      {verify.isPending ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.verifyAccount}
                     </Button>
                   </div>
-                  {code && (
-                    <>
-                      <p className="text-sm text-slate-300">
-                        Your code:{' '}
-                        <code className="rounded bg-slate-800 px-2 py-0.5 font-mono text-white">{code}</code>
-                      </p>
-                      <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-300">
-                        {PLATFORM_MESSAGES.tiktokSteps.map((step) => (
-                          <li key={step}>{step}</li>
-                        ))}
-                      </ol>
-                      <div>
-                        <Button disabled={busy} onClick={() => void onVerifyTikTok()}>
-                          {verify.isPending ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.verifyAccount}
-                        </Button>
-                      </div>
-                    </>
-                  )}
                 </>
-              ) : (
-                <div>
-                  <Button disabled={!username.trim() || busy} onClick={() => void onConnectWithTwitch()}>
-                    {verify.isPending ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.connectWithTwitch}
-                  </Button>
-                </div>
               )}
+            </>
+          ) : (
+            <div>
+              <Button disabled={!username.trim() || busy} onClick={() => void onConnectWithTwitch()}>
+                {verify.isPending ? PLATFORM_MESSAGES.verifying : PLATFORM_MESSAGES.connectWithTwitch}
+              </Button>
             </div>
           )}
-        </ConnectionStates>
+        </div>
       )}
-      <ConnectionBanners connection={connection} />
-      <LiveMetrics connection={connection} live={live} />
-    </Card>
+    </PlatformCard>
   );
 }
