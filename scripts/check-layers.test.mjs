@@ -79,7 +79,7 @@ describe('check-layers', () => {
     const root = api({
       ...layered,
       'services/settings.ts': 'await tx.streamer.update({ where: { wallet } });\n',
-      'services/overlay.ts': 'await db.$executeRaw`UPDATE streamers SET timezone = ${z}`;\n',
+      'services/overlay.ts': 'await db.$executeRaw`UPDATE streamers SET timezone = $1`;\n',
     });
     const found = checkLayers(root).map((f) => `${f.file}:${f.line}`);
     assert.deepEqual(found.sort(), [

@@ -10,7 +10,13 @@ import { miningProgram } from '@strm/mining-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { chainStreamerRecords, type RecordChange } from '../src/rpc/streamer-records.ts';
-import { activatedWallet, deactivate, startTestChain, type TestChain, waitFor } from './support/engine-harness.ts';
+import {
+  activatedWallet,
+  deactivate,
+  startTestChain,
+  type TestChain,
+  waitFor,
+} from './support/engine-harness.ts';
 
 /** Relays TCP to the chain's PubSub port; `cut()` drops every connection and refuses new ones until `mend()`. */
 class Relay {

@@ -229,8 +229,7 @@ async function adjust(
       raise > 0n &&
       (await raisedAloneSince(tx, new Date(at.getTime() - DAY_MS), line)) + raise >
         toBaseUnits(deps.config.pendingRewardRaises.approvalAbove);
-    if (!waits)
-      await deps.streamers.setPendingReward(tx, input.wallet, units);
+    if (!waits) await deps.streamers.setPendingReward(tx, input.wallet, units);
     const record = await tx.pendingRewardAdjustment.create({
       data: {
         wallet: input.wallet,
