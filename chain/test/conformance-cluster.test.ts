@@ -75,7 +75,9 @@ describe('cluster basics', () => {
     const info = (clock.value?.data as { parsed: { info: { slot: number; unixTimestamp: number } } }).parsed
       .info;
     expect(Math.abs(info.slot - (await chain.connection.getSlot()))).toBeLessThanOrEqual(2);
-    expect(Math.abs(info.unixTimestamp - Date.now() / 1000)).toBeLessThan(5);
+    // The local chain's clock is the wall clock; agave's is its estimate from votes and slots, which falls
+    // behind on a loaded machine (docs/chain.md#known-differences-from-a-validator).
+    expect(Math.abs(info.unixTimestamp - Date.now() / 1000)).toBeLessThan(agave ? 60 : 5);
   });
 
   it('refuses unknown methods and malformed requests with standard JSON-RPC errors', async () => {
@@ -173,11 +175,16 @@ describe('transactions', () => {
     const stale = transferTo(wallet, to, Keypair.generate().publicKey.toBase58());
     stale.sign(wallet);
     const encoded = stale.serialize().toString('base64');
-    const plain = await rpc(chain.rpcUrl, 'simulateTransaction', [encoded, { encoding: 'base64' }]);
+    // At `confirmed`, as wallets' connections ask: the wallet was funded seconds ago, which agave's validator
+    // has not finalized yet (docs/chain.md#known-differences-from-a-validator).
+    const plain = await rpc(chain.rpcUrl, 'simulateTransaction', [
+      encoded,
+      { encoding: 'base64', commitment: 'confirmed' },
+    ]);
     expect(plain).toMatchObject({ result: { value: { err: 'BlockhashNotFound' } } });
     const replaced = await rpc(chain.rpcUrl, 'simulateTransaction', [
       encoded,
-      { encoding: 'base64', replaceRecentBlockhash: true },
+      { encoding: 'base64', replaceRecentBlockhash: true, commitment: 'confirmed' },
     ]);
     expect(replaced).toMatchObject({
       result: {

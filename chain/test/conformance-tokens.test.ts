@@ -106,9 +106,15 @@ describe('SOL and STRM', () => {
     expect(await chain.connection.getBalance(wallet.publicKey)).toBe(
       new Set(signatures).size * LAMPORTS_PER_SOL,
     );
+    // ~9 million SOL: more than the local chain's faucet holds, refused at once; agave's test validator's
+    // faucet (its genesis mint, 500 million SOL) pays it (docs/chain.md#known-differences-from-a-validator).
     expect(
       await rpc(chain.rpcUrl, 'requestAirdrop', [wallet.publicKey.toBase58(), Number.MAX_SAFE_INTEGER]),
-    ).toMatchObject({ error: { code: -32603, message: expect.stringContaining('airdrop') } });
+    ).toMatchObject(
+      chain.validator === 'agave'
+        ? { result: expect.any(String) }
+        : { error: { code: -32603, message: expect.stringContaining('airdrop') } },
+    );
   });
 
   it('notifies token account subscribers in jsonParsed, as wallets subscribe', async () => {
