@@ -78,7 +78,10 @@ const decideRoutes = {
   }),
 };
 
-export function adjustmentsRouter(deps: AppDeps, services: Pick<Services, 'engine' | 'streamers'>): Router {
+export function adjustmentsRouter(
+  deps: Pick<AppDeps, 'clock' | 'config' | 'metrics' | 'prisma'>,
+  services: Pick<Services, 'engine' | 'streamers'>,
+): Router {
   const router = Router();
   const { engine } = services;
   const adjustmentDeps = {

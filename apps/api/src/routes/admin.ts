@@ -97,7 +97,10 @@ const getAudit = route({
   ok: { schema: auditListSchema },
 });
 
-export function adminRouter(deps: AppDeps, access: AccessControl): Router {
+export function adminRouter(
+  deps: Pick<AppDeps, 'clock' | 'config' | 'prisma'>,
+  access: AccessControl,
+): Router {
   const router = Router();
   router.use('/admin', requireAdmin(deps));
 

@@ -33,7 +33,10 @@ const postAuthenticate = route({
   errors: { 401: 'The nonce or the signature is refused' },
 });
 
-export function authRouter(deps: AppDeps, stores: RateLimitStores): Router {
+export function authRouter(
+  deps: Pick<AppDeps, 'clock' | 'config' | 'localChainInfo' | 'metrics' | 'prisma' | 'rpc'>,
+  stores: RateLimitStores,
+): Router {
   const router = Router();
   const remembered = deps.metrics?.signInRefusalsRemembered;
   const refused = new RefusedSignatures(() => remembered?.inc());

@@ -38,7 +38,7 @@ const putDemoLive = route({
 });
 
 export function demoRouter(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'prisma'>,
   services: Pick<Services, 'platforms' | 'engine' | 'streamers' | 'access'>,
 ): Router {
   const router = Router();

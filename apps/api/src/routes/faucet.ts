@@ -19,7 +19,10 @@ const postFaucet = route({
   only: 'faucet',
 });
 
-export function faucetRouter(deps: AppDeps, localChainInfo: NonNullable<AppDeps['localChainInfo']>): Router {
+export function faucetRouter(
+  deps: Pick<AppDeps, 'rpc'>,
+  localChainInfo: NonNullable<AppDeps['localChainInfo']>,
+): Router {
   const router = Router();
   postFaucet(
     router,

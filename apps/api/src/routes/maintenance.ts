@@ -36,7 +36,10 @@ const postStop = route({
   ok: { schema: maintenanceStatusSchema },
 });
 
-export function maintenanceRouter(deps: AppDeps, services: Pick<Services, 'maintenance'>): Router {
+export function maintenanceRouter(
+  deps: Pick<AppDeps, 'clock' | 'config' | 'prisma'>,
+  services: Pick<Services, 'maintenance'>,
+): Router {
   const router = Router();
   const admin = requireAdmin(deps);
   const { maintenance } = services;

@@ -24,7 +24,10 @@ const getClientConfig = route({
   ok: { schema: clientConfigSchema },
 });
 
-export function marketRouter(deps: AppDeps, services: Pick<Services, 'market'>): Router {
+export function marketRouter(
+  deps: Pick<AppDeps, 'config' | 'rpc'>,
+  services: Pick<Services, 'market'>,
+): Router {
   const router = Router();
   const service = services.market;
 

@@ -62,7 +62,7 @@ const postKickWebhook = route({
 });
 
 export function oauthPlatformsRouter(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'prisma'>,
   services: Pick<Services, 'platforms' | 'oauthAccounts' | 'access'>,
 ): Router {
   const router = Router();

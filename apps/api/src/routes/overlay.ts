@@ -77,7 +77,11 @@ const getPublicCard = route({
   errors: { 404: 'No such card, or it is no longer public' },
 });
 
-export function overlayRouter(deps: AppDeps, overlays: OverlayService, access: AccessControl): Router {
+export function overlayRouter(
+  deps: Pick<AppDeps, 'clock' | 'config' | 'prisma'>,
+  overlays: OverlayService,
+  access: AccessControl,
+): Router {
   const router = Router();
   const signedIn = requireAccess(deps, access);
 

@@ -115,7 +115,7 @@ const getTikTokAuth = route({
 });
 
 export function platformsRouter(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'prisma'>,
   services: Pick<Services, 'platforms' | 'platformAccounts' | 'access'>,
 ): Router {
   const router = Router();

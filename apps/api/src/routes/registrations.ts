@@ -60,7 +60,7 @@ const getTokenBalance = route({
 });
 
 /** Registration, beta access and the token balance of the signed-in wallet. */
-export function registrationsRouter(deps: AppDeps): Router {
+export function registrationsRouter(deps: Pick<AppDeps, 'clock' | 'config' | 'prisma' | 'rpc'>): Router {
   const router = Router();
   const signedIn = requireWallet(deps);
 

@@ -53,7 +53,7 @@ const putTimezone = route({
 });
 
 export function streamerRouter(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'prisma'>,
   services: Pick<Services, 'engine' | 'streamers' | 'tiers' | 'access'>,
 ): Router {
   const router = Router();
