@@ -58,6 +58,8 @@ const LABELS = {
   'test:units': 'TS unit suites (shared, mining-client, web)',
   'test:chain': 'local chain suite',
   'test:browser': 'browser',
+  'build:agave': "agave's validator (build)",
+  'test:reference': "reference lane (agave's validator)",
 };
 const label = (script) => LABELS[script] ?? script;
 
@@ -197,6 +199,13 @@ if (steps.some((s) => s.lane))
   );
 
 const tests = countTests();
+// The reference lane's own count too: its reports are reference.json (the chain's) and reference-api.json
+// (references.json is the reference check's).
+const reference = countTests((file) => file === 'reference.json' || file.startsWith('reference-'));
+if (reference.passed + reference.failed + reference.skipped > 0)
+  console.log(
+    `\nOn agave's validator (reference lane): ${reference.passed} passed, ${reference.failed} failed, ${reference.skipped} skipped`,
+  );
 console.log(`\nTests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped`);
 if (failed.length > 0) console.log(`Failed step: ${failed.join(', ')}`);
 process.exit(failed.length > 0 || tests.failed > 0 || tests.passed === 0 ? 1 : 0);
@@ -229,13 +238,15 @@ function loadAverage() {
     .join(' ');
 }
 
-function countTests() {
+/** Every report's tests summed, or those of the reports `wanted` names. */
+function countTests(wanted = () => true) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
   if (!existsSync(dir)) return { passed, failed, skipped };
   // Reports only: the browser tests also keep screenshots here, in a folder.
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.cargo.txt'))) {
+  const reports = readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.cargo.txt'));
+  for (const file of reports.filter(wanted)) {
     const text = readFileSync(join(dir, file), 'utf8');
     if (file.endsWith('.json')) {
       const report = JSON.parse(text);
