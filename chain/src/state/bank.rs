@@ -183,6 +183,12 @@ impl Validator {
         let signature = tx.signatures[0];
         let keys = tx.message.static_account_keys().to_vec();
         let _guard = self.tx_lock.lock().await;
+        // The same transaction sent twice at once (a client's retry, a payout resent, two equal airdrops) lands
+        // once: the second waited here while the first landed, and its preflight ran before that. A validator's
+        // status cache refuses it so (docs/chain.md#known-differences-from-a-validator).
+        if self.with_tx(&signature, |_| ()).is_some() {
+            return Err(SendError::Rejected(TransactionError::AlreadyProcessed));
+        }
         let internal = |e: anyhow::Error| SendError::Internal(e.to_string());
         let pre = self.snapshot(&keys).map_err(internal)?;
         let slot = self.slot();
