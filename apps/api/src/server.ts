@@ -5,7 +5,7 @@ import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { Lifecycle } from './lifecycle.ts';
-import { startChain } from './rpc/local-validator.ts';
+import { startChain } from './rpc/local-chain.ts';
 import { ChainMismatchError, checkChainIdentity, watchChainIdentity } from './services/chain-identity.ts';
 import { lockDataDir } from './instance-lock.ts';
 import { createLogger, type Logger } from './logger.ts';

@@ -1,4 +1,4 @@
-// The RPC client: the API's JSON-RPC connection to a Solana cluster (the local validator, devnet or mainnet),
+// The RPC client: the API's JSON-RPC connection to a Solana cluster (the local chain, devnet or mainnet),
 // bounded in time, timed into the metrics, and telling whether the node answers.
 import { Connection } from '@solana/web3.js';
 import { closeConnectionSocket } from '@strm/mining-client';
