@@ -140,6 +140,7 @@ async fn main() -> Result<()> {
     let ledger = args.data_dir.join("ledger.bin");
     if args.reset && ledger.exists() {
         std::fs::remove_file(&ledger)?;
+        let _ = std::fs::remove_file(state::slot_file(&ledger));
     }
     let limits = state::Limits { max_transactions: args.max_transactions, event_queue: args.pubsub_queue };
     let sbf = match (args.sbf_engine, args.sbf_program) {

@@ -257,7 +257,7 @@ describe('transactions', () => {
 });
 
 describe('restarts', () => {
-  it('keep every account: the same mint, balances and streamer records', async () => {
+  it('keep every account (the same mint, balances and streamer records) and go on counting slots', async () => {
     // The suite's chain was built in beforeAll; this test only restarts it (no cargo run under the clock).
     const dataDir = await mkdtemp(join(tmpdir(), 'strm-chain-restart-'));
     const rpcPort = await freePortPair();
@@ -285,12 +285,16 @@ describe('restarts', () => {
       // web3.js do not keep reconnecting to it; agave's validator just drops the connection (1006:
       // docs/chain.md#known-differences-from-a-validator).
       const subscriber = await openPubSub(first.wsUrl);
+      const slotBefore = await first.connection.getSlot('confirmed');
       await first.stop();
       expect(await subscriber.closed).toBe(agave ? 1006 : 1000);
 
       const second = await startLocalChain({ dataDir, rpcPort, build: false, programSuite: true });
       try {
         expect(second.info.mint).toBe(first.info.mint);
+        // Slots go on from the ledger's, as a validator's do: a client that refuses an answer from a slot older
+        // than one it has seen (the records watch) keeps working across the restart.
+        expect(await second.connection.getSlot('confirmed')).toBeGreaterThanOrEqual(slotBefore);
         expect(await streamerStatus(miningProgram(second.connection), wallet.publicKey)).toEqual({
           activeTier: 'Tier 1',
           isMining: true,

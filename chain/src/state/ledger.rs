@@ -45,6 +45,18 @@ pub(super) fn program_data(upgrade_authority: Pubkey) -> Result<(Pubkey, Account
 }
 
 /// The accounts a previous run kept (none when there is no ledger yet).
+/// Where the last slot is kept beside the ledger, so that a restart goes on counting from it as a validator
+/// does from its ledger's: clients that refuse an answer from a slot older than one they have seen (the
+/// records watch) keep working across a restart.
+pub fn slot_file(ledger: &Path) -> std::path::PathBuf {
+    ledger.with_extension("slot")
+}
+
+/// The slot the last save recorded; 0 for a new ledger or an unreadable file.
+pub(super) fn read_slot(ledger: &Path) -> u64 {
+    std::fs::read_to_string(slot_file(ledger)).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0)
+}
+
 pub(super) fn read(ledger: &Path) -> Result<Vec<(Pubkey, Account)>> {
     match std::fs::read(ledger) {
         Ok(bytes) => bincode::deserialize(&bytes).with_context(|| format!("reading ledger {}", ledger.display())),
@@ -85,6 +97,7 @@ impl Validator {
     /// Writes the ledger file when an account changed: the changed ones read again, every one written.
     pub async fn save(&self) -> Result<()> {
         let mut saved = self.save_lock.lock().await;
+        tokio::fs::write(slot_file(&self.ledger), self.slot().to_string()).await?;
         let changed = {
             let mut memory = self.memory.lock().unwrap();
             if memory.changed.is_empty() {

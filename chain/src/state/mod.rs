@@ -32,7 +32,7 @@ mod tokens;
 use bank::mining_entry;
 pub use history::Landed;
 use history::Memory;
-pub use ledger::persistable;
+pub use ledger::{persistable, slot_file};
 pub use slots::SLOT_DURATION;
 use tokens::token_owner;
 
@@ -143,6 +143,7 @@ impl Validator {
     ) -> Result<Arc<Self>> {
         let mut memory = Memory::default();
         let accounts = ledger::read(ledger)?;
+        let first_slot = ledger::read_slot(ledger);
         memory.known.extend(accounts.iter().map(|(address, _)| *address));
         for (address, account) in &accounts {
             memory.tokens.set(*address, token_owner(account));
@@ -167,13 +168,13 @@ impl Validator {
             genesis_hash,
             ledger: ledger.to_path_buf(),
             limits,
-            slot: AtomicU64::new(0),
+            slot: AtomicU64::new(first_slot),
             last_blockhash: std::sync::Mutex::new(Hash::default()),
             last_slot_at: std::sync::Mutex::new(std::time::Instant::now()),
             #[cfg(test)]
             reads: AtomicU64::new(0),
         });
-        validator.set_clock(0).await?;
+        validator.set_clock(first_slot).await?;
         Ok(validator)
     }
 
