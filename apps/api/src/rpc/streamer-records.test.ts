@@ -65,4 +65,15 @@ describe('reading many streamer records', () => {
     const url = await rpcAnswering(() => ({ error: { code: -32005, message: 'Node is behind' } }));
     await expect(records(url).readMany(wallets)).rejects.toThrow('-32005 Node is behind');
   });
+
+  it('refuses an answer from a slot older than one already read (a restarted validator replaying)', async () => {
+    const slots = [10, 5, 12];
+    const url = await rpcAnswering(() => ({
+      result: { context: { slot: slots.shift() }, value: [null, null] },
+    }));
+    const watch = records(url);
+    expect((await watch.readMany(wallets)).size).toBe(2);
+    await expect(watch.readMany(wallets)).rejects.toThrow('records read at slot 5, behind 10 seen');
+    expect((await watch.readMany(wallets)).size).toBe(2);
+  });
 });

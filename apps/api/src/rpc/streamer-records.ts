@@ -72,17 +72,18 @@ const PAGE = 100;
  */
 const multipleAccountsAnswer = rpcAnswer(
   z.object({
+    context: z.object({ slot: z.number() }),
     value: z.array(
       z.object({ lamports: z.number(), data: z.tuple([z.string(), z.literal('base64')]) }).nullable(),
     ),
   }),
 );
 
-/** The accounts at `addresses` (base58), in order: lamports and data, or null where there is none. */
+/** The accounts at `addresses` (base58), in order (lamports and data, or null), and the slot they are of. */
 async function readAccounts(
   connection: Connection,
   addresses: string[],
-): Promise<Array<{ lamports: number; data: Buffer } | null>> {
+): Promise<{ slot: number; accounts: Array<{ lamports: number; data: Buffer } | null> }> {
   const raw = await jsonRpcOf(connection)._rpcRequest('getMultipleAccounts', [
     addresses,
     { encoding: 'base64', commitment: 'confirmed' },
@@ -91,11 +92,14 @@ async function readAccounts(
   if ('error' in answer) {
     throw new Error(`getMultipleAccounts failed: ${answer.error.code} ${answer.error.message}`);
   }
-  const { value } = answer.result;
+  const { value, context } = answer.result;
   if (value.length !== addresses.length) {
     throw new Error(`getMultipleAccounts answered ${value.length} accounts for ${addresses.length}`);
   }
-  return value.map((a) => (a ? { lamports: a.lamports, data: Buffer.from(a.data[0], 'base64') } : null));
+  const accounts = value.map((a) =>
+    a ? { lamports: a.lamports, data: Buffer.from(a.data[0], 'base64') } : null,
+  );
+  return { slot: context.slot, accounts };
 }
 /** How `emit!` (sol_log_data) writes an event into the transaction's logs. */
 const PROGRAM_DATA = 'Program data: ';
@@ -145,6 +149,11 @@ class ChainStreamerRecords implements StreamerRecords {
   private readonly pubsub: PubSubClient;
   /** Whether the program and logs subscriptions are made (on first use: the connection opens then). */
   private started = false;
+  /**
+   * The newest slot a read answered from: a read from an older one (a restarted validator replaying, an RPC node
+   * behind the others) is refused as unknown, or a stake seen seconds ago would read as gone.
+   */
+  private newestSlot = 0;
   /** When the last working watch was lost (set until a restore has read every record again). */
   private lostAtMs: number | undefined;
   /** Counters for the benchmark and the logs (the connection counts in the same object). */
@@ -186,10 +195,13 @@ class ChainStreamerRecords implements StreamerRecords {
     const connection = this.program.provider.connection;
     for (let i = 0; i < wallets.length; i += PAGE) {
       const page = wallets.slice(i, i + PAGE);
-      const infos = await readAccounts(
+      const { slot, accounts: infos } = await readAccounts(
         connection,
         page.map((w) => this.addressOf(w)),
       );
+      if (slot < this.newestSlot)
+        throw new Error(`records read at slot ${slot}, behind ${this.newestSlot} seen`);
+      this.newestSlot = slot;
       page.forEach((wallet, j) => {
         const info = infos[j];
         result.set(wallet, info && info.lamports > 0 ? decodeRecord(this.program, info.data) : null);
