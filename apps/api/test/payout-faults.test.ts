@@ -185,6 +185,8 @@ describe('the reconciler, on a node whose epoch info has no block height', () =>
         sentAt: new Date(),
       },
     });
+    // Past it once anything is finalized: agave's validator finalizes its first block ~13 s after it starts.
+    await waitFor(async () => (await chain.local.connection.getBlockHeight('finalized')) > 0, 30_000);
     faults.rpc('read the finalized epoch (no block height in it)', 'getEpochInfo', async (real) => {
       const answer = (await real()) as { result: Record<string, unknown> };
       const { blockHeight: _left, ...result } = answer.result;
