@@ -46,8 +46,10 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   'sendTransaction: unknown blockhash, skipPreflight':
     'ours refuses at once (-32002); agave takes the signature and drops the transaction',
   'notification order (account, logs, signature)':
-    'ours: logs, signature, account; agave: signature, account, logs',
+    "ours: logs, signature, account; agave's follows its slot timing (seen: signature, account, logs, and ours)",
 };
+/** Documented differences that agave's timing decides: either answer passes, and the table says which came. */
+const TIMING_DEPENDENT = new Set(['notification order (account, logs, signature)']);
 
 const { bs58 } = utils.bytes;
 
@@ -392,10 +394,13 @@ describe('the local chain answers as agave’s validator does', () => {
       const same = isDeepStrictEqual(ours, theirs);
       const known = KNOWN_DIFFERENCES[probe];
       table.push({ probe, verdict: same ? 'same' : `differs (documented): ${known ?? 'NOT DOCUMENTED'}` });
-      if (known) {
+      if (known && !TIMING_DEPENDENT.has(probe)) {
         expect(same, `${probe} is documented as a difference but both answer ${JSON.stringify(ours)}`).toBe(
           false,
         );
+      } else if (known) {
+        // Either order is a validator's (subscribers must not rely on one): the same notifications, each once.
+        expect([...(theirs as string[])].sort()).toEqual([...(ours as string[])].sort());
       } else {
         expect(ours, `${probe}: ours (left) against agave's (right)`).toEqual(theirs);
       }
