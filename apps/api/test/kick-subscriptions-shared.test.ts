@@ -10,6 +10,7 @@ import { createLogger } from '../src/logger.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
 import { prismaKickSubscriptions } from '../src/platforms/kick-subscriptions.ts';
 import { createTestDatabase } from './support/test-app.ts';
+import { kickOnFake } from './support/kick.ts';
 
 const logger = createLogger('silent');
 
@@ -22,21 +23,7 @@ describe('Kick subscriptions shared by two instances through the database', () =
   const instance = (id: string) => {
     const client = createPrisma(db.url);
     clients.push(client);
-    const kick = new KickPlatform(
-      {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-        redirectUri: 'http://127.0.0.1:3000/callback',
-        pollIntervalMs: 60_000,
-        httpTimeoutMs: 2000,
-        webhooks: true,
-      },
-      logger,
-      undefined,
-      prismaKickSubscriptions(client, id),
-    );
+    const kick = new KickPlatform(kickOnFake(fake), logger, undefined, prismaKickSubscriptions(client, id));
     adapters.push(kick);
     return kick;
   };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
 import { waitFor } from './support/engine-harness.ts';
+import { kickOnFake } from './support/kick.ts';
 
 const logger = createLogger('silent');
 
@@ -15,19 +16,7 @@ describe('Kick subscriptions', () => {
   const fake = new FakeKick();
   const instances: KickPlatform[] = [];
   const make = () => {
-    const kick = new KickPlatform(
-      {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-        redirectUri: 'http://127.0.0.1:3000/callback',
-        pollIntervalMs: 60_000,
-        httpTimeoutMs: 2000,
-        webhooks: true,
-      },
-      logger,
-    );
+    const kick = new KickPlatform(kickOnFake(fake), logger);
     instances.push(kick);
     return kick;
   };
@@ -108,19 +97,7 @@ describe("Kick's auto-unsubscribe after failed deliveries", () => {
   let server: Server;
   beforeAll(async () => {
     await fake.start();
-    kick = new KickPlatform(
-      {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-        redirectUri: 'http://127.0.0.1:3000/callback',
-        pollIntervalMs: 60_000,
-        httpTimeoutMs: 2000,
-        webhooks: true,
-      },
-      logger,
-    );
+    kick = new KickPlatform(kickOnFake(fake), logger);
     // The app's webhook endpoint, down (503) while `answer` says so.
     server = createServer((req, res) => {
       req.resume();

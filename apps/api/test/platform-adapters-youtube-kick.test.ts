@@ -13,6 +13,7 @@ import { KickPlatform } from '../src/platforms/kick.ts';
 import { openToken, sealToken } from '../src/platforms/oauth-code-accounts.ts';
 import { YouTubePlatform } from '../src/platforms/youtube.ts';
 import { pkceChallenge } from '../src/platforms/oauth-state.ts';
+import { kickOnFake } from './support/kick.ts';
 
 const logger = createLogger('silent');
 const REDIRECT = 'http://127.0.0.1:3000/callback';
@@ -392,19 +393,7 @@ describe('Kick webhook key', () => {
   });
 
   it('forged webhooks while Kick’s key cannot be fetched ask Kick for it once, not once each', async () => {
-    const kick = new KickPlatform(
-      {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-        redirectUri: REDIRECT,
-        pollIntervalMs: 60_000,
-        httpTimeoutMs: 1000,
-        webhooks: true,
-      },
-      logger,
-    );
+    const kick = new KickPlatform(kickOnFake(fake, { httpTimeoutMs: 1000 }), logger);
     fake.fail('/public/v1/public-key', { status: 503 });
     const forged = () =>
       kick.handleWebhook(

@@ -14,6 +14,7 @@ import { TwitchPlatform } from '../src/platforms/twitch.ts';
 import { YouTubePlatform } from '../src/platforms/youtube.ts';
 import { waitFor } from './support/engine-harness.ts';
 import { CHAOS_SIMULATED_MS, CHAOS_STREAMERS, type ChaosResult, judge, runChaos } from './support/chaos.ts';
+import { kickOnFake } from './support/kick.ts';
 
 const logger = createLogger('silent');
 const REDIRECT = 'http://127.0.0.1:3000/callback';
@@ -44,17 +45,7 @@ describe('Kick chaos: wrong is_live above 25, missing channels, 429 with and wit
   beforeAll(async () => {
     await fake.start();
     kick = new KickPlatform(
-      {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-        redirectUri: REDIRECT,
-        pollIntervalMs: 30_000,
-        httpTimeoutMs: 2000,
-        maxFailedPolls: MAX_FAILED_POLLS,
-        webhooks: true,
-      },
+      kickOnFake(fake, { pollIntervalMs: 30_000, maxFailedPolls: MAX_FAILED_POLLS }),
       logger,
     );
   });

@@ -12,6 +12,7 @@ import type { LiveStatus } from '../src/platforms/adapter.ts';
 import { shareEnds } from '../src/platforms/ends-shared.ts';
 import { KickPlatform } from '../src/platforms/kick.ts';
 import { waitFor } from './support/engine-harness.ts';
+import { kickOnFake } from './support/kick.ts';
 
 const logger = createLogger('silent');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -21,20 +22,7 @@ describe("a webhook's end told to every instance", () => {
   const connections: Redis[] = [];
   const stops: Array<() => void> = [];
   let server: Server;
-  const make = () =>
-    new KickPlatform(
-      {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-        redirectUri: 'http://127.0.0.1:3000/callback',
-        pollIntervalMs: 60_000,
-        httpTimeoutMs: 2000,
-        webhooks: true,
-      },
-      logger,
-    );
+  const make = () => new KickPlatform(kickOnFake(fake), logger);
   let a: KickPlatform;
   let b: KickPlatform;
   beforeAll(async () => {

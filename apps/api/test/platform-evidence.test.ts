@@ -9,6 +9,7 @@ import type { LiveStatus } from '../src/platforms/adapter.ts';
 import { KICK_CHANNELS_PAGE, KickPlatform } from '../src/platforms/kick.ts';
 import { TwitchPlatform } from '../src/platforms/twitch.ts';
 import { YouTubePlatform } from '../src/platforms/youtube.ts';
+import { kickOnFake } from './support/kick.ts';
 
 const logger = createLogger('silent');
 const REDIRECT = 'http://127.0.0.1:3000/callback';
@@ -19,20 +20,7 @@ describe('Kick: ending needs evidence', () => {
   let kick: KickPlatform;
   beforeAll(async () => {
     await fake.start();
-    kick = new KickPlatform(
-      {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-        redirectUri: REDIRECT,
-        pollIntervalMs: 60_000,
-        httpTimeoutMs: 2000,
-        maxFailedPolls: 3,
-        webhooks: false,
-      },
-      logger,
-    );
+    kick = new KickPlatform(kickOnFake(fake, { maxFailedPolls: 3, webhooks: false }), logger);
   });
   afterAll(async () => {
     kick.stop();
